@@ -1,0 +1,90 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+/// Settings every Swift target shares: Swift 6 mode (the tools version's default) plus the
+/// upcoming features that keep the code explicit.
+let strictSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let package = Package(
+    name: "RouteKit",
+    products: [
+        .library(name: "PulseAudio", targets: ["PulseAudio"]),
+        .library(name: "SoundServerSandbox", targets: ["SoundServerSandbox"]),
+        .executable(name: "routectl", targets: ["routectl"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    ],
+    targets: [
+        // libpulse, as a system library: the only C library this package links. Its headers
+        // live in /usr/include (no pkgConfig: libpulse.pc's -pthread makes SwiftPM warn).
+        .systemLibrary(
+            name: "CPulseAudio",
+            providers: [.apt(["libpulse-dev"])]
+        ),
+        // The only Swift module that imports libpulse. Every C callback lives here.
+        .target(
+            name: "PulseAudio",
+            dependencies: [
+                "CPulseAudio",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        // Isolated PulseAudio and PipeWire servers with virtual devices, for tests and demos.
+        .target(
+            name: "SoundServerSandbox",
+            swiftSettings: strictSettings
+        ),
+        // `routectl`'s commands, as a library so that tests can run them.
+        .target(
+            name: "RouteCtlCommands",
+            dependencies: [
+                "PulseAudio",
+                "SoundServerSandbox",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "routectl",
+            dependencies: [
+                "RouteCtlCommands",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "pulse-benchmarks",
+            dependencies: ["PulseAudio", "SoundServerSandbox"],
+            path: "Benchmarks/PulseBenchmarks",
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "pulse-soak",
+            dependencies: ["PulseAudio", "SoundServerSandbox"],
+            path: "Benchmarks/PulseSoak",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "PulseAudioTests",
+            dependencies: ["PulseAudio", "SoundServerSandbox"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "SoundServerSandboxTests",
+            dependencies: ["SoundServerSandbox"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "RouteCtlTests",
+            dependencies: ["RouteCtlCommands", "PulseAudio", "SoundServerSandbox"],
+            swiftSettings: strictSettings
+        ),
+    ]
+)

@@ -1,0 +1,298 @@
+import CPulseAudio
+import Logging
+
+/// The machinery behind a ``PulseClient``: one threaded main loop, the current
+/// `pa_context`, the requests in flight, and reconnection.
+///
+/// `@unchecked Sendable`: every mutable stored property is read and written only with the
+/// loop lock held (``ThreadedMainLoop/withLock(_:)``, or inside a libpulse callback, which
+/// runs with it held). Callbacks reach this object through an unretained pointer; the
+/// context that holds that pointer is always torn down (its callbacks cleared) before the
+/// object can go away, in ``shutdown()``.
+final class ConnectionCore: @unchecked Sendable {
+    let loop: ThreadedMainLoop
+    let broadcaster = EventBroadcaster()
+    let server: String?
+    private let applicationName: String
+    private let properties: [String: String]
+    private let reconnectPolicy: ReconnectPolicy
+    private let logger: Logger
+
+    // Loop-lock protected.
+    private var context: OpaquePointer?
+    private var contextReached = false
+    private var state: ConnectionState = .idle
+    private var pending: [ObjectIdentifier: OperationRecord] = [:]
+    private var connectWaiters: [Int: CheckedContinuation<Void, any Error>] = [:]
+    private var nextWaiterID = 0
+    private var reconnectTask: Task<Void, Never>?
+    private var isShutDown = false
+
+    init(server: String?, applicationName: String, properties: [String: String],
+         reconnectPolicy: ReconnectPolicy, logger: Logger) {
+        self.server = server
+        self.applicationName = applicationName
+        self.properties = properties
+        self.reconnectPolicy = reconnectPolicy
+        self.logger = logger
+        self.loop = ThreadedMainLoop(name: "routekit-pulse")
+    }
+
+    /// The server as people should read it in messages.
+    var serverLabel: String { server ?? "the default server" }
+
+    var currentState: ConnectionState { loop.withLock { state } }
+
+    // MARK: Connecting
+
+    /// Connects, or joins a connection attempt under way; returns when ready.
+    func connect() async throws {
+        let id = loop.withLock { () -> Int in
+            defer { nextWaiterID += 1 }
+            return nextWaiterID
+        }
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                loop.withLock {
+                    if isShutDown {
+                        continuation.resume(throwing: shutDownError("connect to \(serverLabel)"))
+                    } else if state == .ready {
+                        continuation.resume()
+                    } else {
+                        connectWaiters[id] = continuation
+                        if context == nil, reconnectTask == nil { openContext() }
+                    }
+                }
+            }
+        } onCancel: {
+            loop.withLock {
+                guard let waiter = connectWaiters.removeValue(forKey: id) else { return }
+                waiter.resume(throwing: CancellationError())
+                // Nobody waits for a first connection any more: give it up.
+                if connectWaiters.isEmpty, reconnectTask == nil, state == .connecting, let context {
+                    closeContext(context)
+                    setState(.idle)
+                }
+            }
+        }
+    }
+
+    /// Creates a context and starts connecting it (loop lock held).
+    private func openContext() {
+        precondition(context == nil)
+        let propertyList = pa_proplist_new()
+        defer { pa_proplist_free(propertyList) }
+        for (key, value) in properties {
+            pa_proplist_sets(propertyList, key, value)
+        }
+        guard let newContext = pa_context_new_with_proplist(loop.api, applicationName, propertyList) else {
+            failWaiters(PulseError(.internalError, operation: "connect to \(serverLabel)", reason: "pa_context_new failed"))
+            return
+        }
+        context = newContext
+        contextReached = false
+        if case .reconnecting = state {} else { setState(.connecting) }
+        pa_context_set_state_callback(newContext, contextStateCallback, Unmanaged.passUnretained(self).toOpaque())
+        let flags = pa_context_flags_t(PA_CONTEXT_NOAUTOSPAWN.rawValue)
+        if pa_context_connect(newContext, server, flags, nil) < 0 {
+            // The state callback has run with FAILED already, or will not run: settle here.
+            if context == newContext {
+                contextEnded(newContext, error: PulseError(PulseError.Code(rawValue: pa_context_errno(newContext)),
+                                                           operation: "connect to \(serverLabel)"))
+            }
+        }
+    }
+
+    /// libpulse's context state callback lands here (loop thread, lock held).
+    func contextStateChanged(_ changed: OpaquePointer, _ newState: pa_context_state_t) {
+        guard changed == context else { return }
+        switch newState {
+        case PA_CONTEXT_READY:
+            contextReached = true
+            pa_context_set_subscribe_callback(changed, subscriptionCallback, Unmanaged.passUnretained(self).toOpaque())
+            if let operation = pa_context_subscribe(changed, PA_SUBSCRIPTION_MASK_ALL, nil, nil) {
+                pa_operation_unref(operation)
+            }
+            logger.debug("connected", metadata: ["server": "\(serverLabel)"])
+            setState(.ready)
+            let waiters = connectWaiters
+            connectWaiters.removeAll()
+            for waiter in waiters.values { waiter.resume() }
+        case PA_CONTEXT_FAILED, PA_CONTEXT_TERMINATED:
+            let code = PulseError.Code(rawValue: pa_context_errno(changed))
+            contextEnded(changed, error: PulseError(code, operation: "connect to \(serverLabel)"))
+        default:
+            break
+        }
+    }
+
+    /// The context failed or ended: fail what waited on it, then decide whether to try again.
+    private func contextEnded(_ ended: OpaquePointer, error: PulseError) {
+        let wasReady = contextReached
+        // Requests in flight learn why before libpulse cancels them.
+        for operation in pending.values {
+            operation.fail(PulseError(error.code, operation: operation.label,
+                                      reason: "the connection to the server was lost (\(error.reason))"))
+        }
+        pending.removeAll()
+        closeContext(ended)
+        failWaiters(error)
+        guard !isShutDown else { return }
+        if wasReady {
+            logger.warning("lost the server", metadata: ["server": "\(serverLabel)", "reason": "\(error.reason)"])
+        }
+        if reconnectTask != nil {
+            return  // a reconnection attempt failed; its loop schedules the next one
+        }
+        if wasReady, reconnectPolicy.isEnabled {
+            setState(.reconnecting(attempt: 1, lastError: error))
+            reconnectTask = Task { [weak self] in await self?.reconnect() }
+        } else {
+            setState(.failed(error))
+        }
+    }
+
+    /// Detaches and releases a context (loop lock held). libpulse cancels its operations.
+    private func closeContext(_ closing: OpaquePointer) {
+        pa_context_set_state_callback(closing, nil, nil)
+        pa_context_set_subscribe_callback(closing, nil, nil)
+        pa_context_disconnect(closing)
+        pa_context_unref(closing)
+        if context == closing { context = nil }
+    }
+
+    private func failWaiters(_ error: any Error) {
+        let waiters = connectWaiters
+        connectWaiters.removeAll()
+        for waiter in waiters.values { waiter.resume(throwing: error) }
+    }
+
+    /// Tries again with growing delays until connected or shut down.
+    private func reconnect() async {
+        var attempt = 1
+        while true {
+            do {
+                try await Task.sleep(for: reconnectPolicy.delay(beforeAttempt: attempt))
+            } catch {
+                return  // shut down
+            }
+            let opened = loop.withLock { () -> Bool in
+                guard !isShutDown else { return false }
+                if context == nil { openContext() }
+                return true
+            }
+            guard opened else { return }
+            do {
+                try await waitUntilReady()
+                loop.withLock { reconnectTask = nil }
+                logger.info("reconnected", metadata: ["server": "\(serverLabel)", "attempts": "\(attempt)"])
+                return
+            } catch {
+                attempt += 1
+                let lastError = error as? PulseError ?? PulseError(.internalError, operation: "reconnect", reason: "\(error)")
+                let stop = loop.withLock { () -> Bool in
+                    if isShutDown { return true }
+                    setState(.reconnecting(attempt: attempt, lastError: lastError))
+                    return false
+                }
+                if stop { return }
+            }
+        }
+    }
+
+    /// Waits for the context being opened to become ready or fail.
+    private func waitUntilReady() async throws {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            loop.withLock {
+                if state == .ready {
+                    continuation.resume()
+                } else if context == nil {
+                    continuation.resume(throwing: PulseError(.connectionRefused, operation: "reconnect to \(serverLabel)"))
+                } else {
+                    defer { nextWaiterID += 1 }
+                    connectWaiters[nextWaiterID] = continuation
+                }
+            }
+        }
+    }
+
+    private func setState(_ newState: ConnectionState) {
+        guard newState != state else { return }
+        state = newState
+        broadcaster.yield(.connectionStateChanged(newState))
+    }
+
+    private func shutDownError(_ operation: String) -> PulseError {
+        PulseError(.connectionTerminated, operation: operation, reason: "the client was shut down")
+    }
+
+    // MARK: Requests
+
+    /// Sends one request with `start` and waits for its answer. `start` gets the ready
+    /// context and the `userdata` to hand libpulse, and returns libpulse's operation.
+    func perform<Value: Sendable>(
+        _ operation: PendingOperation<Value>,
+        _ start: (OpaquePointer, UnsafeMutableRawPointer) -> OpaquePointer?
+    ) async throws -> Value {
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Value, any Error>) in
+                loop.withLock {
+                    operation.install(continuation)
+                    if operation.cancelRequested {
+                        operation.fail(CancellationError())
+                        return
+                    }
+                    guard !isShutDown else {
+                        operation.fail(shutDownError(operation.label))
+                        return
+                    }
+                    guard let context, state == .ready else {
+                        operation.fail(PulseError(.badState, operation: operation.label,
+                                                  reason: "not connected to \(serverLabel) (\(state))"))
+                        return
+                    }
+                    let userdata = Unmanaged.passRetained(operation as OperationRecord).toOpaque()
+                    guard let handle = start(context, userdata) else {
+                        Unmanaged<OperationRecord>.fromOpaque(userdata).release()
+                        operation.fail(context: context)
+                        return
+                    }
+                    operation.handle = handle
+                    operation.tracker = self
+                    pending[ObjectIdentifier(operation)] = operation
+                    pa_operation_set_state_callback(handle, operationStateCallback, userdata)
+                }
+            }
+        } onCancel: {
+            loop.withLock { operation.cancel() }
+        }
+    }
+
+    /// Stops tracking a resolved operation (loop lock held).
+    func forget(_ operation: OperationRecord) {
+        pending.removeValue(forKey: ObjectIdentifier(operation))
+    }
+
+    // MARK: Shutting down
+
+    func shutdown() {
+        let (alreadyDown, task) = loop.withLock { () -> (Bool, Task<Void, Never>?) in
+            guard !isShutDown else { return (true, nil) }
+            isShutDown = true
+            let error = shutDownError("request")
+            for operation in pending.values {
+                operation.fail(shutDownError(operation.label))
+            }
+            pending.removeAll()
+            if let context { closeContext(context) }
+            failWaiters(error)
+            setState(.shutDown)
+            defer { reconnectTask = nil }
+            return (false, reconnectTask)
+        }
+        guard !alreadyDown else { return }
+        task?.cancel()
+        loop.stop()
+        broadcaster.finish()
+    }
+}
