@@ -1,0 +1,57 @@
+import Glibc
+import Synchronization
+
+extension SandboxServer {
+    /// Stops (`SIGSTOP`) the process that serves the PulseAudio protocol — pulseaudio, or
+    /// pipewire-pulse — so that requests stay pending. Returns once it is stopped.
+    public func freeze() throws {
+        let process = try pulseProcess()
+        guard process.signal(SIGSTOP) else { throw notRunning() }
+        process.waitUntilStopped()
+    }
+
+    /// Continues (`SIGCONT`) the process that ``freeze()`` stopped.
+    public func thaw() throws {
+        guard try pulseProcess().signal(SIGCONT) else { throw notRunning() }
+    }
+
+    /// Kills (`SIGKILL`) the process that serves the PulseAudio protocol, as if the server
+    /// died, and returns once it has been reaped. Its modules, and so its null sinks, are gone.
+    public func crash() async throws {
+        let process = try pulseProcess()
+        process.signal(SIGKILL)
+        _ = await process.completion(within: nil)
+        state.withLock { state in
+            state.children.removeAll { $0.process === process }
+        }
+    }
+
+    /// Starts the PulseAudio-protocol process again, on the same socket and directory, after
+    /// ``crash()``; returns once a client can connect. For PipeWire only pipewire-pulse starts
+    /// again: PipeWire, WirePlumber and the bus keep running, and so keep their state.
+    public func restart() async throws {
+        try state.withLock { state throws(SandboxError) in
+            guard case .running = state.lifecycle else {
+                throw SandboxError("the sandbox is stopped")
+            }
+            if state.children.contains(where: { $0.daemon == kind.pulseDaemon && $0.process.isRunning }) {
+                throw SandboxError("\(kind.pulseDaemon.executableName) is still running: crash() it first")
+            }
+        }
+        try await launch(kind.pulseDaemon)
+        try await waitUntilServing(deadline: .now + Self.startTimeLimit)
+    }
+
+    /// The live process serving the PulseAudio protocol.
+    private func pulseProcess() throws(SandboxError) -> ChildProcess {
+        let process = state.withLock { state in
+            state.children.last { $0.daemon == kind.pulseDaemon && $0.process.isRunning }?.process
+        }
+        guard let process else { throw notRunning() }
+        return process
+    }
+
+    private func notRunning() -> SandboxError {
+        SandboxError("\(kind.pulseDaemon.executableName) is not running")
+    }
+}
