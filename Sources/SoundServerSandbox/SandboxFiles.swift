@@ -8,6 +8,11 @@ enum SandboxFiles {
             // libpulse clients of the sandbox must never start a server of their own.
             ".config/pulse/client.conf": "autospawn = no\n",
         ]
+        if kind == .pulseaudio {
+            // PulseAudio caps itself at 256 descriptors by default, which ends at about 60
+            // null sinks; benchmarks use hundreds of devices and streams.
+            files[".config/pulse/daemon.conf"] = "rlimit-nofile = 16384\n"
+        }
         if kind == .pipewire {
             // WirePlumber 0.4 (Lua): no real hardware, whatever the machine has.
             files[".config/wireplumber/main.lua.d/60-routekit-sandbox.lua"] = """
