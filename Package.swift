@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "PulseAudio", targets: ["PulseAudio"]),
         .library(name: "SoundServerSandbox", targets: ["SoundServerSandbox"]),
         .executable(name: "routectl", targets: ["routectl"]),
+        .executable(name: "routekit-sandbox", targets: ["routekit-sandbox"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -55,6 +56,15 @@ let package = Package(
             name: "routectl",
             dependencies: [
                 "RouteCtlCommands",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        // Runs a command against a sandboxed server with virtual devices (the demo uses it).
+        .executableTarget(
+            name: "routekit-sandbox",
+            dependencies: [
+                "SoundServerSandbox",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings

@@ -32,7 +32,10 @@ struct ListCommand: AsyncParsableCommand {
         }
         var sources = TextTable(header: ["", "SOURCE", "DESCRIPTION", "STATE", "PORT", "VOLUME"])
         for source in snapshot.sources {
-            let description = source.monitorOfSinkName.map { "\(source.description) (monitor of \($0))" } ?? source.description
+            var description = source.description
+            if let sink = source.monitorOfSinkName, !description.hasPrefix("Monitor of") {
+                description += " (monitor of \(sink))"
+            }
             sources.rows.append([source.name == snapshot.info.defaultSourceName ? "*" : "", source.name, description,
                                  source.state.rawValue, source.activePortName ?? "-",
                                  volumeText(source.volume, source.isMuted)])

@@ -268,6 +268,9 @@ final class ConnectionCore: @unchecked Sendable {
         }
     }
 
+    /// How many requests are waiting for the server (for tests and diagnostics).
+    var pendingRequestCount: Int { loop.withLock { pending.count } }
+
     /// Stops tracking a resolved operation (loop lock held).
     func forget(_ operation: OperationRecord) {
         pending.removeValue(forKey: ObjectIdentifier(operation))
