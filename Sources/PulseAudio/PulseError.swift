@@ -42,6 +42,11 @@ public struct PulseError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let moduleInitFailed = Code(PA_ERR_MODINITFAILED)
         /// The server does not support this (`PA_ERR_NOTSUPPORTED`).
         public static let notSupported = Code(PA_ERR_NOTSUPPORTED)
+        /// The server has no implementation for this, as for a port switch on a device
+        /// without ports (`PA_ERR_NOTIMPLEMENTED`).
+        public static let notImplemented = Code(PA_ERR_NOTIMPLEMENTED)
+        /// An input/output error, as Bluetooth cards answer a profile that is not connected (`PA_ERR_IO`).
+        public static let inputOutput = Code(PA_ERR_IO)
         /// The server answered with something the client could not use (`PA_ERR_INTERNAL`).
         public static let internalError = Code(PA_ERR_INTERNAL)
         /// The server name was invalid or could not be resolved (`PA_ERR_INVALIDSERVER`).

@@ -54,7 +54,9 @@ final class ConnectionCore: @unchecked Sendable {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 loop.withLock {
-                    if isShutDown {
+                    if Task.isCancelled {
+                        continuation.resume(throwing: CancellationError())
+                    } else if isShutDown {
                         continuation.resume(throwing: shutDownError("connect to \(serverLabel)"))
                     } else if state == .ready {
                         continuation.resume()
@@ -65,16 +67,28 @@ final class ConnectionCore: @unchecked Sendable {
                 }
             }
         } onCancel: {
-            loop.withLock {
-                guard let waiter = connectWaiters.removeValue(forKey: id) else { return }
+            // Never take the loop lock in a cancellation handler: see `cancelOffLock(_:)`.
+            cancelOffLock {
+                guard let waiter = $0.connectWaiters.removeValue(forKey: id) else { return }
                 waiter.resume(throwing: CancellationError())
                 // Nobody waits for a first connection any more: give it up.
-                if connectWaiters.isEmpty, reconnectTask == nil, state == .connecting, let context {
-                    closeContext(context)
-                    setState(.idle)
+                if $0.connectWaiters.isEmpty, $0.reconnectTask == nil, $0.state == .connecting, let context = $0.context {
+                    $0.closeContext(context)
+                    $0.setState(.idle)
                 }
             }
         }
+    }
+
+    /// Runs `body` with the loop lock held, on another thread, soon.
+    ///
+    /// For cancellation handlers only. The Swift runtime holds the cancelled task's status
+    /// lock while it runs the handler; a libpulse callback holds the loop lock while it
+    /// resumes a continuation, which needs that same status lock. Taking the loop lock inside
+    /// the handler would take the two locks in the opposite order and deadlock. Work that the
+    /// handler would do under the loop lock therefore hops to a task of its own.
+    private func cancelOffLock(_ body: @escaping @Sendable (ConnectionCore) -> Void) {
+        Task { [self] in loop.withLock { body(self) } }
     }
 
     /// Creates a context and starts connecting it (loop lock held).
@@ -238,7 +252,8 @@ final class ConnectionCore: @unchecked Sendable {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Value, any Error>) in
                 loop.withLock {
                     operation.install(continuation)
-                    if operation.cancelRequested {
+                    // The cancellation handler acts later, off this lock: ask the task itself too.
+                    if operation.cancelRequested || Task.isCancelled {
                         operation.fail(CancellationError())
                         return
                     }
@@ -264,7 +279,8 @@ final class ConnectionCore: @unchecked Sendable {
                 }
             }
         } onCancel: {
-            loop.withLock { operation.cancel() }
+            // Never take the loop lock in a cancellation handler: see `cancelOffLock(_:)`.
+            cancelOffLock { _ in operation.cancel() }
         }
     }
 
