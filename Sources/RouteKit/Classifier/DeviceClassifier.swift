@@ -1,0 +1,242 @@
+import Foundation
+import PulseAudio
+
+/// Tells what kind of device a port, sink, source, card or node is, from what the server
+/// says alone: no rule is keyed on a product or vendor name.
+///
+/// The rules run in order of trust, and the first that decides wins:
+///
+/// 1. Structure: a monitor source, a filter sink (combine, echo-cancel, ladspa) is ``AudioDeviceKind/virtual``.
+/// 2. Transport: Bluetooth (`device.bus`, `device.api`, `api.bluez5.*`, the `bluez_` names
+///    BlueZ's modules give) is ``AudioDeviceKind/bluetooth``, whatever the port's form: a
+///    Bluetooth speaker is still Bluetooth.
+/// 3. Not hardware: `device.class=abstract`, null-sink factories, `node.virtual`, driver
+///    nodes, with no bus or form factor of their own, is ``AudioDeviceKind/virtual``.
+/// 4. The port type (`pa_device_port_type_t`, PulseAudio 14 and later).
+/// 5. Port names that name a connector (ACP `analog-output-headphones`, UCM `[Out] HDMI1`,
+///    `iec958`, `Earpiece`), and for port-less PipeWire nodes their profile and nick.
+/// 6. `device.form_factor`.
+/// 7. Port names that name a role (`speaker`, `mic`), with the jack's detectability: a
+///    microphone whose availability is known is on a jack.
+/// 8. `device.bus` (a USB output with nothing more specific is a headset or headphone amplifier).
+/// 9. `device.icon_name` and `device.intended_roles`.
+///
+/// USB Audio Class devices name their output path "speaker" whatever they are, so a USB
+/// device's speaker-named port counts as a speakerphone only with `device.form_factor=speaker`.
+public enum DeviceClassifier {
+    /// The kind `evidence` shows.
+    public static func classify(_ evidence: ClassificationEvidence) -> AudioDeviceKind {
+        let facts = Facts(evidence)
+        if evidence.isMonitor || facts.isFilter { return .virtual }
+        if facts.isBluetooth { return .bluetooth }
+        if facts.isVirtual { return .virtual }
+        if facts.formFactor == "webcam" { return .external }
+        return kindFromPortType(facts)
+            ?? kindFromConnectorName(facts)
+            ?? kindFromFormFactor(facts)
+            ?? kindFromRoleName(facts)
+            ?? kindFromBus(facts)
+            ?? kindFromIconAndRoles(facts)
+            ?? fallback(facts)
+    }
+
+    // MARK: The rules
+
+    private static func kindFromPortType(_ facts: Facts) -> AudioDeviceKind? {
+        switch facts.evidence.portType {
+        case .speaker: facts.isGenericUSB ? .wiredHeadset : .speakerphone
+        case .headphones, .headset: .wiredHeadset
+        case .handset, .earpiece, .phone: .earpiece
+        case .hdmi, .spdif, .tv, .video, .line: .external
+        case .bluetooth, .handsfree: .bluetooth
+        case .mic: facts.microphoneKind
+        default: nil
+        }
+    }
+
+    private static func kindFromConnectorName(_ facts: Facts) -> AudioDeviceKind? {
+        let names = facts.connectorNames
+        if names.contains(where: { $0.containsAny("hdmi", "displayport", "iec958", "spdif", "s/pdif", "optical", "toslink") }) {
+            return .external
+        }
+        if names.contains(where: { $0.containsAny("earpiece", "handset", "receiver") }) { return .earpiece }
+        if names.contains(where: { $0.containsAny("headphone", "headset") }) { return .wiredHeadset }
+        if names.contains(where: { $0.containsAny("lineout", "line-out", "line out", "linein", "line-in", "line in") || $0.hasSuffix("] line") }) {
+            return .external
+        }
+        return nil
+    }
+
+    private static func kindFromFormFactor(_ facts: Facts) -> AudioDeviceKind? {
+        switch facts.formFactor {
+        case "headset", "headphone", "hands-free": .wiredHeadset
+        case "handset": .earpiece
+        case "speaker": .speakerphone
+        case "tv", "computer", "hifi", "car", "portable": .external
+        case "internal" where facts.evidence.portName == nil: .speakerphone
+        default: nil
+        }
+    }
+
+    private static func kindFromRoleName(_ facts: Facts) -> AudioDeviceKind? {
+        let names = facts.connectorNames
+        if names.contains(where: { $0.containsAny("speaker") }) {
+            return facts.isGenericUSB ? .wiredHeadset : .speakerphone
+        }
+        if facts.evidence.direction == .input,
+           names.contains(where: { $0.containsAny("mic", "microphone") }) {
+            return facts.microphoneKind
+        }
+        return nil
+    }
+
+    private static func kindFromBus(_ facts: Facts) -> AudioDeviceKind? {
+        guard facts.bus == "usb" else { return nil }
+        // A USB device with no form factor and nothing more specific: outputs are headsets,
+        // headphone amplifiers and dongles; an input of its own is a line or phantom input.
+        return facts.evidence.direction == .output ? .wiredHeadset : .external
+    }
+
+    private static func kindFromIconAndRoles(_ facts: Facts) -> AudioDeviceKind? {
+        let icon = facts.icon
+        if icon.containsAny("headphone", "headset") { return .wiredHeadset }
+        if icon.containsAny("camera-web", "video-display") { return .external }
+        if icon.containsAny("speaker") { return .speakerphone }
+        if icon.containsAny("phone") { return .earpiece }
+        if facts.roles.contains("phone") { return .wiredHeadset }
+        return nil
+    }
+
+    /// Nothing decided: an output of a built-in card with a generic name is a line out;
+    /// a built-in microphone is the machine's own.
+    private static func fallback(_ facts: Facts) -> AudioDeviceKind {
+        if facts.evidence.direction == .input {
+            return facts.evidence.portName == nil && !facts.isHardware ? .virtual : facts.microphoneKind
+        }
+        return facts.isHardware ? .external : .virtual
+    }
+}
+
+/// What the rules read, derived once from the evidence.
+private struct Facts {
+    let evidence: ClassificationEvidence
+    let properties: [String: String]
+    let bus: String?
+    let formFactor: String?
+    let deviceClass: String?
+    let icon: String
+    let roles: [String]
+    /// Lowercased names that may name a connector: the port's name, and its description as
+    /// a weaker English hint; for port-less nodes, their profile, nick and path.
+    let connectorNames: [String]
+
+    init(_ evidence: ClassificationEvidence) {
+        self.evidence = evidence
+        var properties = evidence.properties
+        for (key, value) in evidence.portProperties { properties[key] = value }
+        self.properties = properties
+        bus = evidence.properties["device.bus"]?.lowercased()
+        formFactor = evidence.properties["device.form_factor"]?.lowercased()
+        deviceClass = evidence.properties["device.class"]?.lowercased()
+        icon = (evidence.portProperties["device.icon_name"] ?? evidence.properties["device.icon_name"] ?? "").lowercased()
+        roles = (evidence.properties["device.intended_roles"] ?? "").lowercased().split(separator: " ").map(String.init)
+        var names: [String] = []
+        if let port = evidence.portName {
+            names.append(port.lowercased())
+            if let description = evidence.portDescription { names.append(description.lowercased()) }
+        } else {
+            for key in ["device.profile.name", "node.nick", "device.profile.description", "object.path", "api.alsa.pcm.name"] {
+                if let value = evidence.properties[key] { names.append(Self.firstRoute(value.lowercased())) }
+            }
+            if let description = evidence.properties["node.description"] ?? evidence.properties["device.description"],
+               Self.isALSA(evidence.properties) {
+                names.append(Self.firstRoute(description.lowercased()))
+            }
+            // A sink named after its ALSA profile (`...hdmi-stereo-extra1`, `...iec958-stereo`).
+            if evidence.ownerName.hasPrefix("alsa_") { names.append(evidence.ownerName.lowercased()) }
+        }
+        connectorNames = names
+    }
+
+    /// Whether the properties describe an ALSA device (PipeWire's ALSA nodes, PulseAudio's ALSA sinks).
+    static func isALSA(_ properties: [String: String]) -> Bool {
+        properties["device.api"] == "alsa" || properties["object.path"]?.hasPrefix("alsa:") == true
+            || properties.keys.contains { $0.hasPrefix("alsa.") || $0.hasPrefix("api.alsa.") }
+    }
+
+    /// UCM and PipeWire join the routes one node carries with " + ": the first one is the
+    /// route the node opens on ("Speaker + Headphones").
+    private static func firstRoute(_ text: String) -> String {
+        guard let range = text.range(of: " + ") else { return text }
+        return String(text[..<range.lowerBound])
+    }
+
+    /// combine, echo-cancel, ladspa and remap sinks: never hardware, whatever their description says.
+    var isFilter: Bool {
+        if deviceClass == "filter" { return true }
+        let driver = (evidence.driver ?? "").lowercased()
+        return driver.containsAny("module-combine", "module-echo-cancel", "module-ladspa", "module-remap", "module-virtual")
+    }
+
+    var isBluetooth: Bool {
+        if bus == "bluetooth" { return true }
+        if let api = properties["device.api"]?.lowercased(), api.hasPrefix("bluez") { return true }
+        if properties.keys.contains(where: { $0.hasPrefix("api.bluez") || $0.hasPrefix("bluez5.") || $0.hasPrefix("bluez.") }) {
+            return true
+        }
+        let name = evidence.ownerName.lowercased()
+        return ["bluez_card.", "bluez_sink.", "bluez_source.", "bluez_output.", "bluez_input."].contains { name.hasPrefix($0) }
+    }
+
+    /// Whether the server says anything that only hardware has.
+    var isHardware: Bool {
+        bus != nil || formFactor != nil || evidence.portName != nil
+            || ["alsa_card.", "alsa_output.", "alsa_input."].contains { evidence.ownerName.hasPrefix($0) }
+            || Self.isALSA(properties)
+    }
+
+    var isVirtual: Bool {
+        if isHardware { return false }
+        if deviceClass == "abstract" || properties["node.virtual"] == "true" { return true }
+        let factory = (properties["factory.name"] ?? "").lowercased()
+        if factory.containsAny("null-audio-sink", "support.node.driver") { return true }
+        let mediaClass = properties["media.class"] ?? ""
+        if !mediaClass.isEmpty, !mediaClass.hasPrefix("Audio/") { return true }
+        if mediaClass.hasSuffix("/Virtual") { return true }
+        let name = evidence.ownerName.lowercased()
+        return name == "auto_null" || name.containsAny("-driver", "null", "dummy", "loopback", "echo-cancel")
+            || (evidence.driver ?? "").lowercased().containsAny("null-sink", "module-loopback")
+            || (properties.isEmpty && evidence.portName == nil)
+    }
+
+    /// A USB device that says nothing of its form (USB Audio Class devices call their
+    /// output path "speaker" whatever they are).
+    var isGenericUSB: Bool { bus == "usb" && formFactor == nil }
+
+    /// A microphone: on a jack when its detection is known or grouped, else built in; on
+    /// USB, what its form factor says.
+    var microphoneKind: AudioDeviceKind {
+        if bus == "usb" {
+            switch formFactor {
+            case "headset", "headphone", "hands-free": return .wiredHeadset
+            case "speaker": return .speakerphone
+            case .some: return .external
+            // A microphone on a USB device that says nothing of its form: a headset's, or a
+            // dock's or adapter's combo jack.
+            case nil: return .wiredHeadset
+            }
+        }
+        if formFactor == "webcam" { return .external }
+        let names = connectorNames
+        if names.contains(where: { $0.containsAny("internal", "dmic", "digital mic", "builtin", "built-in") }) { return .speakerphone }
+        if names.contains(where: { $0.containsAny("headset", "headphone") }) { return .wiredHeadset }
+        if evidence.availability != .unknown || evidence.availabilityGroup != nil { return .wiredHeadset }
+        return .speakerphone
+    }
+}
+
+extension String {
+    func containsAny(_ needles: String...) -> Bool {
+        needles.contains { contains($0) }
+    }
+}

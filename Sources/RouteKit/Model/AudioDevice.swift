@@ -1,0 +1,84 @@
+import PulseAudio
+
+/// A device as a person sees it: an output (a sink and its port) paired with the input that
+/// goes with it (a source and its port) — a headset's microphone with its speakers, a
+/// laptop's built-in microphone with its speakers, headphones without a microphone with the
+/// built-in microphone.
+public struct AudioDevice: Hashable, Sendable, Identifiable, CustomStringConvertible {
+    /// A stable identity: the same headset unplugged and plugged again keeps it. Built from
+    /// the card's name (which PulseAudio and PipeWire derive from the Bluetooth address or
+    /// the USB serial) and the port, or from the sink's name for devices without a card.
+    public struct ID: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible, ExpressibleByStringLiteral {
+        /// The identity as text, for example `bluez_card.00_1B_66_AA_BB_CC/headset-output`.
+        public let rawValue: String
+        /// Wraps an identity.
+        public init(rawValue: String) { self.rawValue = rawValue }
+        /// Wraps an identity.
+        public init(stringLiteral value: String) { self.rawValue = value }
+        /// The identity as text.
+        public var description: String { rawValue }
+    }
+
+    /// One direction of a device: where its audio goes or comes from.
+    public struct Endpoint: Hashable, Sendable {
+        /// The sink (output) or source (input) that carries it now; nil when the card's
+        /// active profile does not offer it (``AudioDevice/requiredProfile`` says which does).
+        public var deviceName: String?
+        /// The port to select on it, nil for devices without ports.
+        public var port: String?
+        /// The card profile that offers it: the active one when that will do, else the best
+        /// one that does. Nil for devices without a card.
+        public var profile: String?
+        /// What a person reads for this direction.
+        public var description: String
+
+        /// An endpoint from its parts.
+        public init(deviceName: String?, port: String?, profile: String? = nil, description: String) {
+            self.deviceName = deviceName
+            self.port = port
+            self.profile = profile
+            self.description = description
+        }
+    }
+
+    /// The stable identity.
+    public var id: ID
+    /// Its kind.
+    public var kind: AudioDeviceKind
+    /// What a person reads, for example `WH-1000XM4` or `Headphones (Built-in Audio)`.
+    public var description: String
+    /// `device.bus`: `bluetooth`, `usb`, `pci`, ... when the server says.
+    public var bus: String?
+    /// `device.form_factor`: `headset`, `internal`, `speaker`, ... when the server says.
+    public var formFactor: String?
+    /// Whether it can be used now (a jack with something in it, a connected profile).
+    public var availability: PortAvailability
+    /// Whether audio goes to it (or comes from it) now: its sink (or, for an input-only
+    /// device, its source) is the default, on this port.
+    public var isActive: Bool
+    /// The card it belongs to, nil for devices without one.
+    public var card: String?
+    /// Where its audio goes, nil for an input-only device.
+    public var output: Endpoint?
+    /// Where its audio comes from, nil when it has no input of its own.
+    public var input: Endpoint?
+    /// The card profile to select before it can be used, nil when the active profile will do.
+    public var requiredProfile: String?
+
+    /// A device from its parts.
+    public init(id: ID, kind: AudioDeviceKind, description: String, bus: String?, formFactor: String?,
+                availability: PortAvailability, isActive: Bool, card: String?, output: Endpoint?,
+                input: Endpoint?, requiredProfile: String?) {
+        self.id = id
+        self.kind = kind
+        self.description = description
+        self.bus = bus
+        self.formFactor = formFactor
+        self.availability = availability
+        self.isActive = isActive
+        self.card = card
+        self.output = output
+        self.input = input
+        self.requiredProfile = requiredProfile
+    }
+}

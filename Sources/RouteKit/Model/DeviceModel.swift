@@ -1,0 +1,196 @@
+import PulseAudio
+
+/// Turns the server's cards, sinks and sources into the devices a person sees.
+///
+/// Devices are built per card (a card's ports pair with each other: a headset's microphone
+/// with its speakers) and per card-less sink or source (null sinks, PipeWire nodes). The
+/// work for one card does not depend on the others, which is what lets ``DeviceList`` update
+/// one card's devices on an event about that card alone.
+public enum DeviceModel {
+    /// Every device, from a complete snapshot. Monitor sources are not devices.
+    public static func devices(cards: [CardInfo], sinks: [SinkInfo], sources: [SourceInfo],
+                               defaultSinkName: String?, defaultSourceName: String?) -> [AudioDevice] {
+        let knownCards = Set(cards.map(\.index))
+        var devices: [AudioDevice] = []
+        for card in cards {
+            devices += Self.devices(card: card, sinks: sinks.filter { $0.card == card.index },
+                                    sources: sources.filter { $0.card == card.index })
+        }
+        devices += cardless(sinks: sinks.filter { $0.card.map { !knownCards.contains($0) } ?? true },
+                            sources: sources.filter { $0.card.map { !knownCards.contains($0) } ?? true })
+        return markActive(pairBuiltInMicrophones(devices), defaultSinkName: defaultSinkName,
+                          defaultSourceName: defaultSourceName, sinks: sinks, sources: sources)
+    }
+
+    /// A card's devices: each output port paired with the input that goes with it, then the
+    /// inputs nothing took. `sinks` and `sources` are the card's own.
+    public static func devices(card: CardInfo, sinks: [SinkInfo], sources: [SourceInfo]) -> [AudioDevice] {
+        let cardDescription = card.properties["device.description"] ?? card.name
+        let sources = sources.filter { !$0.isMonitor }
+        let routes = card.ports.map { port in
+            Route(port: port, kind: DeviceClassifier.classify(ClassificationEvidence(card: card, port: port)))
+        }
+        let outputs = routes.filter { $0.port.direction.contains(.output) }
+        let inputs = routes.filter { !$0.port.direction.contains(.output) && $0.port.direction.contains(.input) }
+        guard !outputs.isEmpty || !inputs.isEmpty else {
+            return [portlessCardDevice(card, sinks: sinks, sources: sources, description: cardDescription)]
+        }
+        let single = outputs.count <= 1
+        func describe(_ port: CardInfo.Port) -> String { single ? cardDescription : "\(port.description) (\(cardDescription))" }
+        func endpoint(_ port: CardInfo.Port, owners: [(name: String, ports: [DevicePort], active: String?)]) -> AudioDevice.Endpoint {
+            let owner = owners.first { $0.active == port.name } ?? owners.first { $0.ports.contains { $0.name == port.name } }
+            return AudioDevice.Endpoint(deviceName: owner?.name, port: port.name,
+                                        profile: profile(offering: port, on: card), description: port.description)
+        }
+        let sinkOwners = sinks.map { (name: $0.name, ports: $0.ports, active: $0.activePortName) }
+        let sourceOwners = sources.map { (name: $0.name, ports: $0.ports, active: $0.activePortName) }
+
+        var devices: [AudioDevice] = []
+        var pairedInputs = Set<String>()
+        for output in outputs {
+            let input = matchingInput(for: output, among: inputs)
+            if let input { pairedInputs.insert(input.port.name) }
+            let outputEndpoint = endpoint(output.port, owners: sinkOwners)
+            devices.append(AudioDevice(
+                id: AudioDevice.ID(rawValue: "\(card.name)/\(output.port.name)"), kind: output.kind,
+                description: describe(output.port), bus: card.properties["device.bus"],
+                formFactor: card.properties["device.form_factor"],
+                availability: availability(of: output.port, profile: outputEndpoint.profile, on: card),
+                isActive: false, card: card.name, output: outputEndpoint,
+                input: input.map { endpoint($0.port, owners: sourceOwners) },
+                requiredProfile: outputEndpoint.profile == card.activeProfileName ? nil : outputEndpoint.profile))
+        }
+        for input in inputs where !pairedInputs.contains(input.port.name) {
+            let inputEndpoint = endpoint(input.port, owners: sourceOwners)
+            devices.append(AudioDevice(
+                id: AudioDevice.ID(rawValue: "\(card.name)/\(input.port.name)"), kind: input.kind,
+                description: "\(input.port.description) (\(cardDescription))", bus: card.properties["device.bus"],
+                formFactor: card.properties["device.form_factor"],
+                availability: availability(of: input.port, profile: inputEndpoint.profile, on: card),
+                isActive: false, card: card.name, output: nil, input: inputEndpoint,
+                requiredProfile: inputEndpoint.profile == card.activeProfileName ? nil : inputEndpoint.profile))
+        }
+        return devices
+    }
+
+    /// Devices for sinks and sources without a (known) card: one each, a sink paired with a
+    /// source of the same hardware (the same Bluetooth address or device string).
+    public static func cardless(sinks: [SinkInfo], sources: [SourceInfo]) -> [AudioDevice] {
+        let sources = sources.filter { !$0.isMonitor }
+        var pairedSources = Set<String>()
+        var devices: [AudioDevice] = []
+        for sink in sinks {
+            let source = sources.first { source in
+                guard let identity = hardwareIdentity(sink.properties) else { return false }
+                return hardwareIdentity(source.properties) == identity
+            }
+            if let source { pairedSources.insert(source.name) }
+            devices.append(AudioDevice(
+                id: AudioDevice.ID(rawValue: sink.name), kind: DeviceClassifier.classify(ClassificationEvidence(sink: sink)),
+                description: sink.description, bus: sink.properties["device.bus"],
+                formFactor: sink.properties["device.form_factor"],
+                availability: sink.activePort?.availability ?? .available, isActive: false, card: nil,
+                output: AudioDevice.Endpoint(deviceName: sink.name, port: sink.activePortName, description: sink.description),
+                input: source.map { AudioDevice.Endpoint(deviceName: $0.name, port: $0.activePortName, description: $0.description) },
+                requiredProfile: nil))
+        }
+        for source in sources where !pairedSources.contains(source.name) {
+            devices.append(AudioDevice(
+                id: AudioDevice.ID(rawValue: source.name), kind: DeviceClassifier.classify(ClassificationEvidence(source: source)),
+                description: source.description, bus: source.properties["device.bus"],
+                formFactor: source.properties["device.form_factor"],
+                availability: source.activePort?.availability ?? .available, isActive: false, card: nil, output: nil,
+                input: AudioDevice.Endpoint(deviceName: source.name, port: source.activePortName, description: source.description),
+                requiredProfile: nil))
+        }
+        return devices
+    }
+
+    /// Headphones without a microphone (and any output left without an input) use the
+    /// built-in microphone: the first input-only speakerphone device.
+    static func pairBuiltInMicrophones(_ devices: [AudioDevice]) -> [AudioDevice] {
+        guard let builtIn = devices.first(where: { $0.output == nil && $0.kind == .speakerphone })?.input
+                ?? devices.first(where: { $0.kind == .speakerphone && $0.input != nil })?.input else { return devices }
+        return devices.map { device in
+            var device = device
+            if device.output != nil, device.input == nil, device.kind == .wiredHeadset || device.kind == .speakerphone {
+                device.input = builtIn
+            }
+            return device
+        }
+    }
+
+    /// Marks the devices audio goes to now: the default sink on its active port (and, for
+    /// input-only devices, the default source on its active port).
+    public static func markActive(_ devices: [AudioDevice], defaultSinkName: String?, defaultSourceName: String?,
+                                  sinks: [SinkInfo], sources: [SourceInfo]) -> [AudioDevice] {
+        let defaultSink = sinks.first { $0.name == defaultSinkName }
+        let defaultSource = sources.first { $0.name == defaultSourceName }
+        return devices.map { device in
+            var device = device
+            device.isActive = isActive(device, defaultSink: defaultSink, defaultSource: defaultSource)
+            return device
+        }
+    }
+
+    static func isActive(_ device: AudioDevice, defaultSink: SinkInfo?, defaultSource: SourceInfo?) -> Bool {
+        if let output = device.output {
+            guard let sink = defaultSink, output.deviceName == sink.name else { return false }
+            return output.port == nil || output.port == sink.activePortName
+        }
+        guard let input = device.input, let source = defaultSource, input.deviceName == source.name else { return false }
+        return input.port == nil || input.port == source.activePortName
+    }
+
+    // MARK: Helpers
+
+    private struct Route {
+        var port: CardInfo.Port
+        var kind: AudioDeviceKind
+    }
+
+    /// The input that goes with `output`: same kind, sharing its jack's availability group
+    /// when one does, else the first of that kind.
+    private static func matchingInput(for output: Route, among inputs: [Route]) -> Route? {
+        let sameKind = inputs.filter { $0.kind == output.kind }
+        if let group = output.port.availabilityGroup, let grouped = sameKind.first(where: { $0.port.availabilityGroup == group }) {
+            return grouped
+        }
+        return sameKind.first
+    }
+
+    /// The profile to use `port` with: the active one when it offers the port, else the
+    /// best offering one (available first, then by priority).
+    static func profile(offering port: CardInfo.Port, on card: CardInfo) -> String? {
+        if let active = card.activeProfileName, port.profileNames.contains(active) { return active }
+        let offering = card.profiles.filter { port.profileNames.contains($0.name) }
+        return offering.max { ($0.isAvailable ? 1 : 0, $0.priority) < ($1.isAvailable ? 1 : 0, $1.priority) }?.name
+            ?? port.profileNames.first
+    }
+
+    /// A port's availability, unavailable when the only profiles that offer it are.
+    private static func availability(of port: CardInfo.Port, profile: String?, on card: CardInfo) -> PortAvailability {
+        if let profile, let info = card.profiles.first(where: { $0.name == profile }), !info.isAvailable { return .unavailable }
+        return port.availability
+    }
+
+    private static func portlessCardDevice(_ card: CardInfo, sinks: [SinkInfo], sources: [SourceInfo],
+                                           description: String) -> AudioDevice {
+        let sink = sinks.first, source = sources.first
+        return AudioDevice(
+            id: AudioDevice.ID(rawValue: card.name), kind: DeviceClassifier.classify(ClassificationEvidence(card: card)),
+            description: description, bus: card.properties["device.bus"], formFactor: card.properties["device.form_factor"],
+            availability: card.profiles.contains { $0.isAvailable && ($0.sinkCount > 0 || $0.sourceCount > 0) } ? .available : .unknown,
+            isActive: false, card: card.name,
+            output: sink.map { AudioDevice.Endpoint(deviceName: $0.name, port: $0.activePortName, profile: card.activeProfileName,
+                                                    description: $0.description) },
+            input: source.map { AudioDevice.Endpoint(deviceName: $0.name, port: $0.activePortName, profile: card.activeProfileName,
+                                                     description: $0.description) },
+            requiredProfile: nil)
+    }
+
+    /// What tells one piece of hardware's sink and source apart from others' when they have no card.
+    private static func hardwareIdentity(_ properties: [String: String]) -> String? {
+        properties["api.bluez5.address"] ?? properties["device.string"].flatMap { $0.contains(":") ? $0 : nil }
+    }
+}

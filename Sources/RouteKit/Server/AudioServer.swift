@@ -1,0 +1,47 @@
+import PulseAudio
+
+/// What RouteKit needs from a sound server: snapshots, one event stream, and the commands
+/// that route audio. `PulseClient` is the real one; `RouteKitTesting.SimulatedServer`
+/// plays one in tests, with the cards, ports and profiles that virtual devices lack.
+///
+/// Every method has `PulseClient`'s meaning: lookups return nil for a missing entity,
+/// commands throw `PulseError` with the server's reason.
+public protocol AudioServer: Sendable {
+    /// The server's name, version and defaults.
+    func serverInfo() async throws -> ServerInfo
+    /// Every sink.
+    func sinks() async throws -> [SinkInfo]
+    /// Every source, monitors included.
+    func sources() async throws -> [SourceInfo]
+    /// Every card.
+    func cards() async throws -> [CardInfo]
+    /// The sink at `index`, nil when there is none.
+    func sink(at index: UInt32) async throws -> SinkInfo?
+    /// The source at `index`, nil when there is none.
+    func source(at index: UInt32) async throws -> SourceInfo?
+    /// The card at `index`, nil when there is none.
+    func card(at index: UInt32) async throws -> CardInfo?
+    /// Every playback stream.
+    func sinkInputs() async throws -> [SinkInputInfo]
+    /// Every recording stream.
+    func sourceOutputs() async throws -> [SourceOutputInfo]
+    /// Changes, from now on: subscription events and connection-state changes.
+    func events() -> AsyncStream<PulseEvent>
+
+    /// Makes `sink` the default sink.
+    func setDefaultSink(_ sink: String) async throws
+    /// Makes `source` the default source.
+    func setDefaultSource(_ source: String) async throws
+    /// Moves a playback stream.
+    func moveSinkInput(_ sinkInput: UInt32, toSink sink: String) async throws
+    /// Moves a recording stream.
+    func moveSourceOutput(_ sourceOutput: UInt32, toSource source: String) async throws
+    /// Switches a sink's port.
+    func setSinkPort(_ sink: String, port: String) async throws
+    /// Switches a source's port.
+    func setSourcePort(_ source: String, port: String) async throws
+    /// Switches a card's profile.
+    func setCardProfile(_ card: String, profile: String) async throws
+}
+
+extension PulseClient: AudioServer {}

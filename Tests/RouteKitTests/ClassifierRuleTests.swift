@@ -1,0 +1,95 @@
+import PulseAudio
+import RouteKit
+import Testing
+
+/// Each classifier rule on its own, with evidence shaped as servers send it.
+@Suite("Classifier rules")
+struct ClassifierRuleTests {
+    private func kind(direction: ClassificationEvidence.Direction = .output, owner: String = "alsa_card.pci-0000_00_1f.3",
+                      _ properties: [String: String] = [:], port: String? = nil, type: DevicePortType = .unknown,
+                      availability: PortAvailability = .unknown, group: String? = nil, monitor: Bool = false,
+                      driver: String? = nil) -> AudioDeviceKind {
+        DeviceClassifier.classify(ClassificationEvidence(
+            direction: direction, ownerName: owner, driver: driver, properties: properties, portName: port,
+            portType: type, availability: availability, availabilityGroup: group, isMonitor: monitor))
+    }
+
+    private let laptop = ["device.bus": "pci", "device.form_factor": "internal", "device.api": "alsa"]
+
+    @Test("monitors and filter sinks are virtual, whatever they carry")
+    func structure() {
+        #expect(kind(direction: .input, owner: "bluez_sink.X.a2dp_sink.monitor", ["device.bus": "bluetooth"], monitor: true) == .virtual)
+        #expect(kind(owner: "combination-sink", ["device.class": "filter", "device.description": "bluez_sink.A + bluez_sink.B"],
+                     driver: "module-combine-sink.c") == .virtual)
+    }
+
+    @Test("Bluetooth transport wins over the port's form")
+    func bluetooth() {
+        #expect(kind(owner: "bluez_card.FC_A8", ["device.bus": "bluetooth", "device.form_factor": "speaker"],
+                     port: "speaker-output", type: .speaker) == .bluetooth)
+        #expect(kind(owner: "bluez_output.F4:29:67:BA:9A:5E", ["media.class": "Audio/Sink", "node.virtual": "false"]) == .bluetooth)
+        #expect(kind(owner: "x", ["device.api": "bluez5"]) == .bluetooth)
+    }
+
+    @Test("sinks with no hardware behind them are virtual")
+    func virtual() {
+        #expect(kind(owner: "auto_null", ["device.class": "abstract"]) == .virtual)
+        #expect(kind(owner: "echo-cancel-sink", ["node.virtual": "true", "media.class": "Audio/Sink"]) == .virtual)
+        #expect(kind(owner: "Dummy-Driver", ["node.name": "Dummy-Driver", "priority.driver": "20000"]) == .virtual)
+        #expect(kind(owner: "Midi-Bridge", ["media.class": "Midi/Bridge"]) == .virtual)
+        // A null sink with a form factor stands for hardware.
+        #expect(kind(owner: "test", ["device.class": "abstract", "device.form_factor": "internal"]) == .speakerphone)
+    }
+
+    @Test("port types decide when the server reports them")
+    func portTypes() {
+        #expect(kind(laptop, port: "analog-output-speaker", type: .speaker) == .speakerphone)
+        #expect(kind(laptop, port: "analog-output-headphones", type: .headphones) == .wiredHeadset)
+        #expect(kind(laptop, port: "[Out] Earpiece", type: .earpiece) == .earpiece)
+        #expect(kind(laptop, port: "hdmi-output-0", type: .hdmi) == .external)
+        #expect(kind(["device.bus": "usb"], port: "analog-output-speaker", type: .speaker) == .wiredHeadset)
+    }
+
+    @Test("connector names: ACP and UCM")
+    func connectorNames() {
+        #expect(kind(laptop, port: "[Out] HDMI1") == .external)
+        #expect(kind(laptop, port: "iec958-stereo-output") == .external)
+        #expect(kind(laptop, port: "[Out] Headphones") == .wiredHeadset)
+        #expect(kind(laptop, port: "[Out] Line") == .external)
+        #expect(kind(laptop, port: "analog-output-lineout") == .external)
+        #expect(kind(laptop, port: "[Out] Speaker") == .speakerphone)
+        #expect(kind(["device.form_factor": "internal"], port: "analog-output-speaker;output-bass-boost-on") == .speakerphone)
+    }
+
+    @Test("microphones: jack-detected ones are headsets, the rest built in")
+    func microphones() {
+        #expect(kind(direction: .input, laptop, port: "analog-input-internal-mic") == .speakerphone)
+        #expect(kind(direction: .input, laptop, port: "analog-input-mic", availability: .unavailable) == .wiredHeadset)
+        #expect(kind(direction: .input, laptop, port: "[In] Mic2", group: "Headset Mic") == .wiredHeadset)
+        #expect(kind(direction: .input, laptop, port: "[In] Mic1") == .speakerphone)
+        #expect(kind(direction: .input, ["device.bus": "usb", "device.form_factor": "webcam"], port: "analog-input-mic") == .external)
+        #expect(kind(direction: .input, ["device.bus": "usb", "device.form_factor": "headset"], port: "analog-input-mic") == .wiredHeadset)
+    }
+
+    @Test("form factors and buses decide for generic ports")
+    func formFactorsAndBuses() {
+        #expect(kind(["device.bus": "usb", "device.form_factor": "speaker"], port: "analog-output") == .speakerphone)
+        #expect(kind(["device.bus": "usb", "device.form_factor": "handset"]) == .earpiece)
+        #expect(kind(["device.bus": "usb"], port: "analog-output") == .wiredHeadset)
+        #expect(kind(direction: .input, ["device.bus": "usb"], port: "analog-input") == .external)
+        #expect(kind(laptop, port: "analog-output") == .external)
+        #expect(kind(["device.bus": "usb", "device.form_factor": "headset"], port: "iec958-stereo-output") == .external)
+    }
+
+    @Test("port-less PipeWire nodes are read by their profile and nick")
+    func pipeWireNodes() {
+        let hdmi = ["node.nick": "HDMI / DisplayPort 2 Output", "media.class": "Audio/Sink", "object.path": "alsa:pcm:0:hw:sofhdadsp,4:playback"]
+        #expect(kind(owner: "alsa_output.pci.HiFi__hw_sofhdadsp_4__sink", hdmi) == .external)
+        let combined = ["node.description": "Comet Lake PCH-LP cAVS Speaker + Headphones", "media.class": "Audio/Sink",
+                        "object.path": "alsa:pcm:0:hw:sofhdadsp:playback", "device.profile.description": "Speaker + Headphones"]
+        #expect(kind(owner: "alsa_output.pci.HiFi__hw_sofhdadsp__sink", combined) == .speakerphone)
+        #expect(kind(direction: .input, owner: "alsa_input.pci.HiFi__Mic1__source",
+                     ["device.bus": "pci", "device.profile.description": "Digital Microphone", "media.class": "Audio/Source"])
+                == .speakerphone)
+    }
+}
