@@ -12,6 +12,8 @@ let package = Package(
     name: "RouteKit",
     products: [
         .library(name: "PulseAudio", targets: ["PulseAudio"]),
+        .library(name: "RouteKit", targets: ["RouteKit"]),
+        .library(name: "RouteKitTesting", targets: ["RouteKitTesting"]),
         .library(name: "SoundServerSandbox", targets: ["SoundServerSandbox"]),
         .executable(name: "routectl", targets: ["routectl"]),
         .executable(name: "routekit-sandbox", targets: ["routekit-sandbox"]),
@@ -36,6 +38,22 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // The engine: device model, classifier, dumps, and (later) policy. Plain Swift over
+        // the AudioServer protocol; it uses PulseAudio's value types but never calls libpulse.
+        .target(
+            name: "RouteKit",
+            dependencies: [
+                "PulseAudio",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        // A scriptable simulated server for users' tests: cards, ports and profiles.
+        .target(
+            name: "RouteKitTesting",
+            dependencies: ["RouteKit", "PulseAudio"],
+            swiftSettings: strictSettings
+        ),
         // Isolated PulseAudio and PipeWire servers with virtual devices, for tests and demos.
         .target(
             name: "SoundServerSandbox",
@@ -46,6 +64,7 @@ let package = Package(
             name: "RouteCtlCommands",
             dependencies: [
                 "PulseAudio",
+                "RouteKit",
                 "SoundServerSandbox",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -69,9 +88,22 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // What the benchmarks share: percentiles, and the pactl subscribe baseline.
+        .target(
+            name: "BenchmarkSupport",
+            dependencies: ["SoundServerSandbox"],
+            path: "Benchmarks/BenchmarkSupport",
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "devicelist-benchmarks",
+            dependencies: ["BenchmarkSupport", "PulseAudio", "RouteKit", "SoundServerSandbox"],
+            path: "Benchmarks/DeviceListBenchmarks",
+            swiftSettings: strictSettings
+        ),
         .executableTarget(
             name: "pulse-benchmarks",
-            dependencies: ["PulseAudio", "SoundServerSandbox"],
+            dependencies: ["BenchmarkSupport", "PulseAudio", "SoundServerSandbox"],
             path: "Benchmarks/PulseBenchmarks",
             swiftSettings: strictSettings
         ),
@@ -84,6 +116,16 @@ let package = Package(
         .testTarget(
             name: "PulseAudioTests",
             dependencies: ["PulseAudio", "SoundServerSandbox"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "RouteKitTests",
+            dependencies: ["RouteKit", "RouteKitTesting", "PulseAudio", "SoundServerSandbox"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "RouteKitTestingTests",
+            dependencies: ["RouteKitTesting", "RouteKit", "PulseAudio", "SoundServerSandbox"],
             swiftSettings: strictSettings
         ),
         .testTarget(

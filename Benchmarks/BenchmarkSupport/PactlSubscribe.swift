@@ -3,11 +3,13 @@ import SoundServerSandbox
 
 /// The baseline users script today: `pactl subscribe`, read line by line. Each line is
 /// time-stamped the moment it is read, on a thread of its own.
-final class PactlSubscribe: Sendable {
+public final class PactlSubscribe: Sendable {
     private let process: Process
-    let lines: AsyncStream<(ContinuousClock.Instant, String)>
+    /// Each line with the moment it was read.
+    public let lines: AsyncStream<(ContinuousClock.Instant, String)>
 
-    init(server: SandboxServer) throws {
+    /// Starts `pactl subscribe` against `server`.
+    public init(server: SandboxServer) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/pactl")
         process.arguments = ["subscribe"]
@@ -38,7 +40,8 @@ final class PactlSubscribe: Sendable {
         reader.start()
     }
 
-    func stop() {
+    /// Kills the process.
+    public func stop() {
         if process.isRunning {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()

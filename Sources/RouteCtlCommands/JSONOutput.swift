@@ -80,7 +80,7 @@ enum JSONOutput {
                serverVersion: snapshot.info.serverVersion, implementation: snapshot.info.implementation.rawValue,
                pipewireVersion: snapshot.info.pipeWireVersion, defaultSink: snapshot.info.defaultSinkName,
                defaultSource: snapshot.info.defaultSourceName, sinks: snapshot.sinks.count,
-               sources: snapshot.sources.count, cards: snapshot.cardCount,
+               sources: snapshot.sources.count, cards: snapshot.cards.count,
                playbackStreams: snapshot.sinkInputCount, recordingStreams: snapshot.sourceOutputCount)
     }
 

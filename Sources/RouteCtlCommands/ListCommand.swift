@@ -1,15 +1,23 @@
 import ArgumentParser
+import Foundation
 import PulseAudio
+import RouteKit
 
-/// `routectl list`: every sink and source.
+/// `routectl list`: the devices a person sees, from the server or from a saved dump.
 struct ListCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
-        abstract: "List the server's sinks (outputs) and sources (inputs).",
+        abstract: "List audio devices: headsets, speakers, earpieces, HDMI...",
         discussion: """
-            The default sink and source are marked with '*'. Monitor sources (which record \
-            what a sink plays) are listed with the sink they monitor. With --json, prints \
-            {"sinks": [...], "sources": [...]} with each device's ports and properties.
+            A device pairs an output with the input that goes with it (a headset's \
+            microphone with its speakers). The device audio goes to now is marked '*'. \
+            Devices whose card profile is not active are listed too, with the profile they need.
+
+            --from-dump reads a saved 'pactl list' (or 'pactl list cards sinks sources', \
+            pacmd, wpctl inspect, pw-cli or pw-dump) text instead of asking a server, to \
+            see a machine as RouteKit would from a bug report.
+
+            --raw lists the server's sinks and sources as they are instead of devices.
             """)
 
     @OptionGroup var server: ServerOptions
@@ -17,14 +25,49 @@ struct ListCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Print JSON for scripts instead of a table.")
     var json = false
 
+    @Option(name: .customLong("from-dump"), help: ArgumentHelp("Read devices from a saved dump instead of a server.",
+                                                               valueName: "file"))
+    var dumpPath: String?
+
+    @Flag(name: .long, help: "List the server's sinks and sources instead of devices.")
+    var raw = false
+
+    func validate() throws {
+        if dumpPath != nil, raw { throw ValidationError("--raw lists a live server's sinks and sources; it does not read dumps.") }
+        if dumpPath != nil, server.server != nil { throw ValidationError("--from-dump reads a file; --server does not apply.") }
+    }
+
     func run() async throws {
         try await reportingFailures {
+            if let dumpPath {
+                let devices = try Self.devices(fromDumpAt: dumpPath)
+                print(json ? try DeviceOutput.json(devices) : DeviceOutput.table(devices))
+                return
+            }
             let snapshot = try await server.withClient(ServerSnapshot.read)
-            print(json ? try JSONOutput.encode(JSONOutput.devices(snapshot)) : Self.table(snapshot))
+            if raw {
+                print(json ? try JSONOutput.encode(JSONOutput.devices(snapshot)) : Self.rawTable(snapshot))
+            } else {
+                print(json ? try DeviceOutput.json(snapshot.devices) : DeviceOutput.table(snapshot.devices))
+            }
         }
     }
 
-    static func table(_ snapshot: ServerSnapshot) -> String {
+    static func devices(fromDumpAt path: String) throws -> [AudioDevice] {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw RouteCtlFailure.unreadableFile(path: path)
+        }
+        let dump: ServerDump
+        do {
+            dump = try ServerDump.parse(String(decoding: data, as: UTF8.self))
+        } catch {
+            throw RouteCtlFailure.malformedDump(path: path, line: error.line, message: error.message)
+        }
+        return DeviceModel.devices(cards: dump.cards, sinks: dump.sinks, sources: dump.sources,
+                                   defaultSinkName: dump.defaultSinkName, defaultSourceName: dump.defaultSourceName)
+    }
+
+    static func rawTable(_ snapshot: ServerSnapshot) -> String {
         var sinks = TextTable(header: ["", "SINK", "DESCRIPTION", "STATE", "PORT", "VOLUME"])
         for sink in snapshot.sinks {
             sinks.rows.append([sink.name == snapshot.info.defaultSinkName ? "*" : "", sink.name, sink.description,

@@ -8,6 +8,10 @@ enum RouteCtlFailure: Error, CustomStringConvertible {
     case serverUnreachable(server: String, reason: String)
     /// The server answered, but refused or failed a request.
     case requestFailed(PulseError)
+    /// A file named on the command line could not be read.
+    case unreadableFile(path: String)
+    /// A dump could not be understood.
+    case malformedDump(path: String, line: Int, message: String)
 
     var description: String {
         switch self {
@@ -19,14 +23,20 @@ enum RouteCtlFailure: Error, CustomStringConvertible {
             """
         case .requestFailed(let error):
             "the server could not \(error.operation): \(error.reason)"
+        case .unreadableFile(let path):
+            "cannot read \(path)"
+        case .malformedDump(let path, let line, let message):
+            "\(path):\(line): \(message)"
         }
     }
 
-    /// EX_UNAVAILABLE (69) or EX_SOFTWARE (70).
+    /// EX_UNAVAILABLE (69), EX_SOFTWARE (70), EX_NOINPUT (66) or EX_DATAERR (65).
     var exitCode: ExitCode {
         switch self {
         case .serverUnreachable: ExitCode(69)
         case .requestFailed: ExitCode(70)
+        case .unreadableFile: ExitCode(66)
+        case .malformedDump: ExitCode(65)
         }
     }
 }

@@ -1,4 +1,5 @@
 import PulseAudio
+import RouteKit
 
 /// What `routectl list` and `routectl status` show, read from the server in one go.
 struct ServerSnapshot: Sendable {
@@ -6,7 +7,7 @@ struct ServerSnapshot: Sendable {
     var info: ServerInfo
     var sinks: [SinkInfo]
     var sources: [SourceInfo]
-    var cardCount: Int
+    var cards: [CardInfo]
     var sinkInputCount: Int
     var sourceOutputCount: Int
 
@@ -20,7 +21,15 @@ struct ServerSnapshot: Sendable {
         return try await ServerSnapshot(
             address: client.server ?? getenvString("PULSE_SERVER") ?? "default",
             info: info, sinks: sinks.sorted { $0.index < $1.index },
-            sources: sources.sorted { $0.index < $1.index }, cardCount: cards.count,
+            sources: sources.sorted { $0.index < $1.index }, cards: cards.sorted { $0.index < $1.index },
             sinkInputCount: sinkInputs.count, sourceOutputCount: sourceOutputs.count)
+    }
+}
+
+extension ServerSnapshot {
+    /// The devices a person sees, built from this snapshot.
+    var devices: [AudioDevice] {
+        DeviceModel.devices(cards: cards, sinks: sinks, sources: sources,
+                            defaultSinkName: info.defaultSinkName, defaultSourceName: info.defaultSourceName)
     }
 }

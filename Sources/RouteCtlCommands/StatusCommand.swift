@@ -39,7 +39,7 @@ struct StatusCommand: AsyncParsableCommand {
             Server:          \(implementation) at \(snapshot.address)
             Default sink:    \(defaultSink)
             Default source:  \(defaultSource)
-            Devices:         \(snapshot.sinks.count) sinks, \(snapshot.sources.count) sources, \(snapshot.cardCount) cards
+            Devices:         \(snapshot.sinks.count) sinks, \(snapshot.sources.count) sources, \(snapshot.cards.count) cards
             Streams:         \(snapshot.sinkInputCount) playing, \(snapshot.sourceOutputCount) recording
             """
     }

@@ -36,18 +36,49 @@ struct RouteCtlTests {
         }
     }
 
-    @Test("list shows sinks and sources, as a table and as JSON", arguments: SoundServerKind.allCases)
+    @Test("list shows devices as a person thinks of them, as a table and as JSON", arguments: SoundServerKind.allCases)
     func list(kind: SoundServerKind) async throws {
         let routectl = try Executable.built("routectl")
         try await sandboxWithDevices(kind) { server in
             let table = try await routectl.run(["list"], environment: ["PULSE_SERVER": server.serverAddress])
             #expect(table.status == 0, "\(table.standardError)")
-            let headsetLine = try #require(table.standardOutput.split(separator: "\n").first { $0.contains(" bt_headset ") })
-            #expect(headsetLine.hasPrefix("*"), "the default sink is marked")
-            #expect(headsetLine.contains("BT Headset"))
-            #expect(table.standardOutput.contains("speaker.monitor"))
+            let lines = table.standardOutput.split(separator: "\n")
+            let headsetLine = try #require(lines.first { $0.contains("BT Headset") })
+            #expect(headsetLine.hasPrefix("*"), "the active device is marked")
+            #expect(headsetLine.contains("bluetooth"))
+            let speakerLine = try #require(lines.first { $0.contains("Speaker") })
+            #expect(speakerLine.contains("speakerphone"))
+            #expect(!table.standardOutput.contains(".monitor"), "monitors are not devices")
 
             let json = try await routectl.run(["list", "--json", "--server", server.serverAddress])
+            #expect(json.status == 0, "\(json.standardError)")
+            let devices = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [[String: Any]])
+            #expect(devices.count == 2)
+            let headset = try #require(devices.first { $0["id"] as? String == "bt_headset" })
+            #expect(headset["kind"] as? String == "bluetooth")
+            #expect(headset["description"] as? String == "BT Headset")
+            #expect(headset["availability"] as? String == "available")
+            #expect(headset["active"] as? Bool == true)
+            #expect(headset["card"] is NSNull)
+            #expect((headset["output"] as? [String: Any])?["sink"] as? String == "bt_headset")
+            #expect(headset["input"] is NSNull)
+            let speaker = try #require(devices.first { $0["id"] as? String == "speaker" })
+            #expect(speaker["kind"] as? String == "speakerphone")
+            #expect(speaker["active"] as? Bool == false)
+        }
+    }
+
+    @Test("list --raw shows the server's sinks and sources", arguments: SoundServerKind.allCases)
+    func listRaw(kind: SoundServerKind) async throws {
+        let routectl = try Executable.built("routectl")
+        try await sandboxWithDevices(kind) { server in
+            let table = try await routectl.run(["list", "--raw"], environment: ["PULSE_SERVER": server.serverAddress])
+            #expect(table.status == 0, "\(table.standardError)")
+            let headsetLine = try #require(table.standardOutput.split(separator: "\n").first { $0.contains(" bt_headset ") })
+            #expect(headsetLine.hasPrefix("*"), "the default sink is marked")
+            #expect(table.standardOutput.contains("speaker.monitor"))
+
+            let json = try await routectl.run(["list", "--raw", "--json", "--server", server.serverAddress])
             #expect(json.status == 0, "\(json.standardError)")
             let object = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
             let sinks = try #require(object["sinks"] as? [[String: Any]])
@@ -58,6 +89,47 @@ struct RouteCtlTests {
             let monitor = try #require(sources.first { $0["name"] as? String == "bt_headset.monitor" })
             #expect(monitor["monitorOf"] as? String == "bt_headset" || kind == .pipewire)
         }
+    }
+
+    @Test("list --from-dump shows a machine from a bug report")
+    func fromDump() async throws {
+        let routectl = try Executable.built("routectl")
+        let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/corpus")
+        let file = corpus.appendingPathComponent("07_bt-earbuds-jabra-elite-75t-a2dp-and-hfp-card_pa.txt").path
+        let result = try await routectl.run(["list", "--from-dump", file, "--json"])
+        #expect(result.status == 0, "\(result.standardError)")
+        let devices = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [[String: Any]])
+        let earbuds = try #require(devices.first { $0["kind"] as? String == "bluetooth" })
+        #expect((earbuds["card"] as? String)?.hasPrefix("bluez_card.70_BF_92_C9_F5_D0") == true)
+        #expect((earbuds["output"] as? [String: Any])?["port"] as? String == "headset-output")
+        #expect((earbuds["input"] as? [String: Any])?["port"] as? String == "headset-input")
+
+        let table = try await routectl.run(["list", "--from-dump", file])
+        #expect(table.status == 0)
+        #expect(table.standardOutput.contains("bluetooth"))
+    }
+
+    @Test("a malformed dump is refused with the line, a missing one with exit 66")
+    func badDumps() async throws {
+        let routectl = try Executable.built("routectl")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("routectl-dump-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let malformed = directory.appendingPathComponent("malformed.txt")
+        try Data("Sink #0\n\tState: RUNNING\n\tDescription: no name here\n".utf8).write(to: malformed)
+        let result = try await routectl.run(["list", "--from-dump", malformed.path])
+        #expect(result.status == 65)
+        #expect(result.standardError.hasPrefix("routectl: \(malformed.path):"))
+        let notADump = directory.appendingPathComponent("prose.txt")
+        try Data("hello\nthis is not a dump\n".utf8).write(to: notADump)
+        let prose = try await routectl.run(["list", "--from-dump", notADump.path])
+        #expect(prose.status == 65)
+        #expect(prose.standardError.contains("\(notADump.path):1:"))
+
+        let missing = try await routectl.run(["list", "--from-dump", directory.appendingPathComponent("nope.txt").path])
+        #expect(missing.status == 66)
+        #expect(missing.standardError.contains("cannot read"))
     }
 
     @Test("no server: a clear message on stderr and exit status 69")
@@ -95,9 +167,11 @@ struct RouteCtlTests {
         let result = try await sandbox.run(["--server", kind.rawValue, "--", routectl.url.path, "list", "--json"],
                                            environment: ["PULSE_SERVER": nil])
         #expect(result.status == 0, "\(result.standardError)")
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
-        let names = try #require(object["sinks"] as? [[String: Any]]).compactMap { $0["name"] as? String }
-        #expect(Set(names) == ["builtin_speaker", "usb_headset", "bt_headset"])
+        let devices = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [[String: Any]])
+        let kinds = Dictionary(uniqueKeysWithValues: devices.compactMap { device in
+            (device["id"] as? String).map { ($0, device["kind"] as? String ?? "") }
+        })
+        #expect(kinds == ["builtin_speaker": "speakerphone", "usb_headset": "wiredHeadset", "bt_headset": "bluetooth"])
 
         let failing = try await sandbox.run(["--", "sh", "-c", "exit 7"])
         #expect(failing.status == 7)
