@@ -97,7 +97,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "devicelist-benchmarks",
-            dependencies: ["BenchmarkSupport", "PulseAudio", "RouteKit", "SoundServerSandbox"],
+            dependencies: ["BenchmarkSupport", "PulseAudio", "RouteKit", "RouteKitTesting", "SoundServerSandbox"],
             path: "Benchmarks/DeviceListBenchmarks",
             swiftSettings: strictSettings
         ),

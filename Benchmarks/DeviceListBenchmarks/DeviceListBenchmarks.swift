@@ -2,6 +2,7 @@ import BenchmarkSupport
 import Foundation
 import PulseAudio
 import RouteKit
+import RouteKitTesting
 import SoundServerSandbox
 
 /// The cost of keeping the device list current, with 10 and with 500 virtual devices: the
@@ -32,6 +33,10 @@ enum DeviceListBenchmarks {
         if kinds.isEmpty { kinds = SoundServerKind.allCases }
         if deviceCounts.isEmpty { deviceCounts = [10, 500] }
 
+        // In process first: no server competes for the CPU, so this is DeviceList's own cost.
+        for count in deviceCounts {
+            try await measureSimulated(devices: count, rounds: rounds * 5)
+        }
         for kind in kinds {
             for count in deviceCounts {
                 try await SandboxServer.withServer(kind) { server in
@@ -39,6 +44,37 @@ enum DeviceListBenchmarks {
                 }
             }
         }
+    }
+
+    /// Plugs and unplugs a sink on a simulated server holding `count` devices: the time from
+    /// the plug to DeviceList's change, with no process switch and no other process's work in it.
+    static func measureSimulated(devices count: Int, rounds: Int) async throws {
+        let server = SimulatedServer()
+        defer { server.shutdown() }
+        for number in 0..<count {
+            _ = try server.addSink(DeviceBlueprint(name: "dev_\(number)", properties: ["device.form_factor": "internal"]))
+        }
+        let list = DeviceList(server: server)
+        try await list.start()
+        defer { Task { await list.stop() } }
+        var changes = await list.changes().makeAsyncIterator()
+        let before = await list.statistics
+        var samples: [Duration] = []
+        for _ in 0..<rounds {
+            let start = ContinuousClock.now
+            _ = try server.addSink(DeviceBlueprint(name: "probe", properties: ["device.bus": "usb"]))
+            while let change = await changes.next(), !change.added.contains("probe") {}
+            samples.append(ContinuousClock.now - start)
+            try server.removeSink(named: "probe")
+            while let change = await changes.next(), !change.removed.contains("probe") {}
+        }
+        let after = await list.statistics
+        let events = after.events - before.events
+        let perEvent = (after.handlingTime - before.handlingTime) / events
+        let ownWork = (after.handlingTime - before.handlingTime - (after.lookupTime - before.lookupTime)) / events
+        report("simulated, \(count) devices: DeviceList plug → change    \(LatencySummary(samples))")
+        report("simulated, \(count) devices: DeviceList per event: \(format(perEvent.milliseconds * 1000)) µs, "
+               + "\(format(ownWork.milliseconds * 1000)) µs of its own work (\(events) events)")
     }
 
     static func measure(_ server: SandboxServer, kind: SoundServerKind, devices count: Int, rounds: Int) async throws {

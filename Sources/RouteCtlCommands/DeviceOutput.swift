@@ -83,8 +83,11 @@ enum DeviceOutput {
 
     private static func endpointText(_ endpoint: AudioDevice.Endpoint?, profile: String?) -> String {
         guard let endpoint else { return "-" }
-        var text = endpoint.deviceName ?? "(not in this profile)"
-        if let port = endpoint.port { text += " : \(port)" }
+        var parts: [String] = []
+        if let name = endpoint.deviceName { parts.append(name) }
+        if let port = endpoint.port { parts.append(port) }
+        var text = parts.isEmpty ? "-" : parts.joined(separator: " : ")
+        // Without a sink or source of its own the endpoint needs its profile selected first.
         if endpoint.deviceName == nil, let needed = endpoint.profile ?? profile { text += " [profile \(needed)]" }
         return text
     }

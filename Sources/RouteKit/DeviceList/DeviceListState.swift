@@ -156,16 +156,13 @@ struct DeviceListState: Sendable {
     }
 
     private func cardlessKey(of sink: SinkInfo) -> GroupKey {
-        hardwareIdentity(sink.properties).map(GroupKey.hardware) ?? .sink(sink.index)
+        DeviceModel.hardwareIdentity(sink.properties).map(GroupKey.hardware) ?? .sink(sink.index)
     }
 
     private func cardlessKey(of source: SourceInfo) -> GroupKey {
-        hardwareIdentity(source.properties).map(GroupKey.hardware) ?? .source(source.index)
+        DeviceModel.hardwareIdentity(source.properties).map(GroupKey.hardware) ?? .source(source.index)
     }
 
-    private func hardwareIdentity(_ properties: [String: String]) -> String? {
-        properties["api.bluez5.address"]
-    }
 
     private mutating func rebuild(_ keys: [GroupKey?]) -> DeviceList.Change {
         var change = DeviceList.Change()

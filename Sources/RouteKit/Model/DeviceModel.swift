@@ -74,19 +74,24 @@ public enum DeviceModel {
     }
 
     /// Devices for sinks and sources without a (known) card: one each, a sink paired with a
-    /// source of the same hardware (the same Bluetooth address or device string).
+    /// source of the same hardware (same Bluetooth address, ALSA card or bus path) — of its
+    /// own kind, or, for speakers and headphones, the built-in microphone.
     public static func cardless(sinks: [SinkInfo], sources: [SourceInfo]) -> [AudioDevice] {
         let sources = sources.filter { !$0.isMonitor }
+        let sourceKinds = Dictionary(sources.map { ($0.name, DeviceClassifier.classify(ClassificationEvidence(source: $0))) },
+                                     uniquingKeysWith: { first, _ in first })
         var pairedSources = Set<String>()
         var devices: [AudioDevice] = []
         for sink in sinks {
-            let source = sources.first { source in
-                guard let identity = hardwareIdentity(sink.properties) else { return false }
-                return hardwareIdentity(source.properties) == identity
-            }
+            let kind = DeviceClassifier.classify(ClassificationEvidence(sink: sink))
+            let identity = hardwareIdentity(sink.properties)
+            let sameHardware = identity == nil ? [] : sources.filter { hardwareIdentity($0.properties) == identity }
+            let source = sameHardware.first { sourceKinds[$0.name] == kind }
+                ?? ((kind == .speakerphone || kind == .wiredHeadset)
+                    ? sameHardware.first { sourceKinds[$0.name] == .speakerphone } : nil)
             if let source { pairedSources.insert(source.name) }
             devices.append(AudioDevice(
-                id: AudioDevice.ID(rawValue: sink.name), kind: DeviceClassifier.classify(ClassificationEvidence(sink: sink)),
+                id: AudioDevice.ID(rawValue: sink.name), kind: kind,
                 description: sink.description, bus: sink.properties["device.bus"],
                 formFactor: sink.properties["device.form_factor"],
                 availability: sink.activePort?.availability ?? .available, isActive: false, card: nil,
@@ -96,7 +101,7 @@ public enum DeviceModel {
         }
         for source in sources where !pairedSources.contains(source.name) {
             devices.append(AudioDevice(
-                id: AudioDevice.ID(rawValue: source.name), kind: DeviceClassifier.classify(ClassificationEvidence(source: source)),
+                id: AudioDevice.ID(rawValue: source.name), kind: sourceKinds[source.name] ?? .external,
                 description: source.description, bus: source.properties["device.bus"],
                 formFactor: source.properties["device.form_factor"],
                 availability: source.activePort?.availability ?? .available, isActive: false, card: nil, output: nil,
@@ -189,8 +194,9 @@ public enum DeviceModel {
             requiredProfile: nil)
     }
 
-    /// What tells one piece of hardware's sink and source apart from others' when they have no card.
-    private static func hardwareIdentity(_ properties: [String: String]) -> String? {
-        properties["api.bluez5.address"] ?? properties["device.string"].flatMap { $0.contains(":") ? $0 : nil }
+    /// What tells one piece of hardware's sinks and sources apart from others' when they
+    /// come without their card: the Bluetooth address, the ALSA card, the bus path.
+    static func hardwareIdentity(_ properties: [String: String]) -> String? {
+        properties["api.bluez5.address"] ?? properties["device.name"] ?? properties["device.bus_path"]
     }
 }
