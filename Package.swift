@@ -113,19 +113,26 @@ let package = Package(
             path: "Benchmarks/PulseSoak",
             swiftSettings: strictSettings
         ),
+        // What the test targets share: waiting on events without sleeping, pacat streams.
+        .target(
+            name: "TestSupport",
+            dependencies: ["PulseAudio", "SoundServerSandbox"],
+            path: "Tests/TestSupport",
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "PulseAudioTests",
-            dependencies: ["PulseAudio", "SoundServerSandbox"],
+            dependencies: ["PulseAudio", "SoundServerSandbox", "TestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "RouteKitTests",
-            dependencies: ["RouteKit", "RouteKitTesting", "PulseAudio", "SoundServerSandbox"],
+            dependencies: ["RouteKit", "RouteKitTesting", "PulseAudio", "SoundServerSandbox", "TestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "RouteKitTestingTests",
-            dependencies: ["RouteKitTesting", "RouteKit", "PulseAudio", "SoundServerSandbox"],
+            dependencies: ["RouteKitTesting", "RouteKit", "PulseAudio", "SoundServerSandbox", "TestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -1,4 +1,5 @@
 @testable import PulseAudio
+import TestSupport
 import SoundServerSandbox
 import Testing
 

@@ -1,3 +1,4 @@
+import TestSupport
 import PulseAudio
 import SoundServerSandbox
 import Testing

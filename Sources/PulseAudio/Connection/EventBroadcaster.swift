@@ -2,7 +2,8 @@ import Synchronization
 
 /// Hands every event to every live ``PulseClient/events()`` stream. Streams buffer without
 /// bound, so a slow consumer loses nothing; a stream leaves when its consumer stops iterating.
-final class EventBroadcaster: Sendable {
+/// Package-wide, so that the simulated server's streams behave exactly as the client's.
+package final class EventBroadcaster: Sendable {
     private struct Subscribers {
         var nextID = 0
         var continuations: [Int: AsyncStream<PulseEvent>.Continuation] = [:]
@@ -11,7 +12,11 @@ final class EventBroadcaster: Sendable {
 
     private let subscribers = Mutex(Subscribers())
 
-    func makeStream() -> AsyncStream<PulseEvent> {
+    /// A broadcaster with no streams yet.
+    package init() {}
+
+    /// A new stream that receives every event from now on.
+    package func makeStream() -> AsyncStream<PulseEvent> {
         let (stream, continuation) = AsyncStream.makeStream(of: PulseEvent.self, bufferingPolicy: .unbounded)
         let id: Int? = subscribers.withLock { state in
             guard !state.isFinished else { return nil }
@@ -29,15 +34,24 @@ final class EventBroadcaster: Sendable {
         return stream
     }
 
-    func yield(_ event: PulseEvent) {
-        let continuations = subscribers.withLock { Array($0.continuations.values) }
+    /// Delivers `event` to every stream.
+    package func yield(_ event: PulseEvent) {
+        yield(contentsOf: [event])
+    }
+
+    /// Delivers `events`, in order, to every stream (streams in the order they were made).
+    package func yield(contentsOf events: [PulseEvent]) {
+        guard !events.isEmpty else { return }
+        let continuations = subscribers.withLock { state in
+            state.continuations.sorted { $0.key < $1.key }.map(\.value)
+        }
         for continuation in continuations {
-            continuation.yield(event)
+            for event in events { continuation.yield(event) }
         }
     }
 
     /// Ends every stream; later streams end at once.
-    func finish() {
+    package func finish() {
         let continuations = subscribers.withLock { state in
             state.isFinished = true
             defer { state.continuations.removeAll() }

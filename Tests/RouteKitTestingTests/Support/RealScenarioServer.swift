@@ -1,3 +1,4 @@
+import TestSupport
 import Foundation
 import PulseAudio
 import SoundServerSandbox
@@ -74,7 +75,7 @@ final class RealScenarioServer: ScenarioServer {
     }
 
     func startStream(on sink: String) async throws -> Int {
-        let process = try StreamProcess(on: sandbox, device: sink)
+        let process = try StreamProcess(on: sandbox, .playback, device: sink)
         return streams.withLock { streams in
             streams[streams.count] = process
             return streams.count - 1
@@ -97,31 +98,3 @@ final class RealScenarioServer: ScenarioServer {
     }
 }
 
-/// A `pacat` process playing silence to a sink: a real client with one playback stream.
-/// Stopped by its pid.
-final class StreamProcess: Sendable {
-    private let process: Process
-
-    init(on server: SandboxServer, device: String) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/pacat")
-        process.arguments = ["--playback", "--raw", "--device=\(device)", "/dev/zero"]
-        process.environment = server.environment
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        self.process = process
-    }
-
-    /// The process's pid, which its stream carries as `application.process.id`.
-    var processID: Int32 { process.processIdentifier }
-
-    func stop() {
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
-    }
-
-    deinit { stop() }
-}

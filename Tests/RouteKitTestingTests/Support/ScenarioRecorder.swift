@@ -1,3 +1,4 @@
+import TestSupport
 import PulseAudio
 
 /// Runs the steps of a scenario on a ``ScenarioServer`` and records, for each, the events it

@@ -1,59 +1,6 @@
 import PulseAudio
 import RouteKit
-
-/// A test waited longer than it should have: something hung.
-struct TimedOut: Error, CustomStringConvertible {
-    var what: String
-    var description: String { "timed out waiting for \(what)" }
-}
-
-@discardableResult
-/// Runs `body`, failing with ``TimedOut`` if it has not finished within `timeout`. The
-/// timeout is a guard against hangs, never a way to wait for something to happen.
-func withTimeout<Result: Sendable>(
-    _ what: String, _ timeout: Duration = .seconds(15),
-    _ body: @escaping @Sendable () async throws -> Result
-) async throws -> Result {
-    try await withThrowingTaskGroup(of: Result.self) { group in
-        group.addTask { try await body() }
-        group.addTask {
-            try await Task.sleep(for: timeout)
-            throw TimedOut(what: what)
-        }
-        defer { group.cancelAll() }
-        guard let result = try await group.next() else { throw TimedOut(what: what) }
-        return result
-    }
-}
-
-/// Waits, event by event, until `condition` holds as seen through `observer`: checks once,
-/// then again after every event the observer receives.
-func waitUntil(
-    _ what: String, observer: PulseClient, timeout: Duration = .seconds(15),
-    _ condition: @escaping @Sendable () async throws -> Bool
-) async throws {
-    let events = observer.events()
-    try await withTimeout(what, timeout) {
-        if try await condition() { return }
-        for await _ in events {
-            if try await condition() { return }
-        }
-        throw TimedOut(what: "\(what) (the event stream ended)")
-    }
-}
-
-/// The first event of `events` that matches.
-func firstEvent(
-    _ what: String, in events: AsyncStream<PulseEvent>, timeout: Duration = .seconds(15),
-    where matches: @escaping @Sendable (PulseEvent) -> Bool
-) async throws -> PulseEvent {
-    try await withTimeout(what, timeout) {
-        for await event in events where matches(event) {
-            return event
-        }
-        throw TimedOut(what: "\(what) (the event stream ended)")
-    }
-}
+import TestSupport
 
 /// Waits until the device list, after its next changes, satisfies `condition`.
 func waitUntil(

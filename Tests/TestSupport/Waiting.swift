@@ -1,15 +1,19 @@
 import PulseAudio
 
 /// A test waited longer than it should have: something hung.
-struct TimedOut: Error, CustomStringConvertible {
-    var what: String
-    var description: String { "timed out waiting for \(what)" }
+public struct TimedOut: Error, CustomStringConvertible {
+    /// What was waited for.
+    public init(what: String) { self.what = what }
+    /// What was waited for.
+    public var what: String
+    /// Says what was waited for.
+    public var description: String { "timed out waiting for \(what)" }
 }
 
 @discardableResult
 /// Runs `body`, failing with ``TimedOut`` if it has not finished within `timeout`. The
 /// timeout is a guard against hangs, never a way to wait for something to happen.
-func withTimeout<Result: Sendable>(
+public func withTimeout<Result: Sendable>(
     _ what: String, _ timeout: Duration = .seconds(15),
     _ body: @escaping @Sendable () async throws -> Result
 ) async throws -> Result {
@@ -27,7 +31,7 @@ func withTimeout<Result: Sendable>(
 
 /// Waits, event by event, until `condition` holds as seen through `observer`: checks once,
 /// then again after every event the observer receives.
-func waitUntil(
+public func waitUntil(
     _ what: String, observer: PulseClient, timeout: Duration = .seconds(15),
     _ condition: @escaping @Sendable () async throws -> Bool
 ) async throws {
@@ -42,13 +46,30 @@ func waitUntil(
 }
 
 /// The first event of `events` that matches.
-func firstEvent(
+public func firstEvent(
     _ what: String, in events: AsyncStream<PulseEvent>, timeout: Duration = .seconds(15),
     where matches: @escaping @Sendable (PulseEvent) -> Bool
 ) async throws -> PulseEvent {
     try await withTimeout(what, timeout) {
         for await event in events where matches(event) {
             return event
+        }
+        throw TimedOut(what: "\(what) (the event stream ended)")
+    }
+}
+
+/// The subscription events of `events`, in order, up to and including the first that
+/// matches `last`.
+public func collectEvents(
+    _ what: String, from events: AsyncStream<PulseEvent>,
+    through last: @escaping @Sendable (SubscriptionEvent) -> Bool
+) async throws -> [SubscriptionEvent] {
+    try await withTimeout(what) {
+        var collected: [SubscriptionEvent] = []
+        for await event in events {
+            guard case .subscription(let subscription) = event else { continue }
+            collected.append(subscription)
+            if last(subscription) { return collected }
         }
         throw TimedOut(what: "\(what) (the event stream ended)")
     }

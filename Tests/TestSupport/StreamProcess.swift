@@ -3,12 +3,14 @@ import SoundServerSandbox
 
 /// A `pacat` process playing silence to a sink, or recording a source: a real client
 /// stream (sink input or source output) on a sandbox server. Stopped by its pid.
-final class StreamProcess: Sendable {
-    enum Direction: Sendable { case playback, record }
+public final class StreamProcess: Sendable {
+    /// Playback (a sink input) or recording (a source output).
+    public enum Direction: Sendable { case playback, record }
 
     private let process: Process
 
-    init(on server: SandboxServer, _ direction: Direction, device: String, properties: [String: String] = [:]) throws {
+    /// Starts pacat against `server` on `device`.
+    public init(on server: SandboxServer, _ direction: Direction, device: String, properties: [String: String] = [:]) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/pacat")
         var arguments = [direction == .playback ? "--playback" : "--record", "--raw", "--device=\(device)"]
@@ -23,9 +25,10 @@ final class StreamProcess: Sendable {
     }
 
     /// The pacat process's pid, which the stream carries as `application.process.id`.
-    var processID: Int32 { process.processIdentifier }
+    public var processID: Int32 { process.processIdentifier }
 
-    func stop() {
+    /// Kills pacat and waits for it.
+    public func stop() {
         if process.isRunning {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
