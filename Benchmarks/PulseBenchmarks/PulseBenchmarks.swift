@@ -75,11 +75,19 @@ enum PulseBenchmarks {
         let markerEvent = PulseEvent.subscription(SubscriptionEvent(facility: .sink, kind: .new, index: markerIndex))
         while let event = await events.next(), event != markerEvent {}
         while let (_, line) = await pactlLines.next(), line != "Event 'new' on sink #\(markerIndex)" {}
-        try await driver.unloadModule(marker)
+        // The marker sink stays: after every round a change to it fences that round's
+        // events off from the next, whatever else the server announced meanwhile.
+        let fence = PulseEvent.subscription(SubscriptionEvent(facility: .sink, kind: .change, index: markerIndex))
+        let fenceLine = "Event 'change' on sink #\(markerIndex)"
         try await driver.setSinkMute("bench", muted: true)
-        let unmarked = PulseEvent.subscription(SubscriptionEvent(facility: .sink, kind: .remove, index: markerIndex))
-        while let event = await events.next(), event != unmarked {}
-        while let (_, line) = await pactlLines.next(), line != "Event 'remove' on sink #\(markerIndex)" {}
+        var fenceMuted = false
+        func drainThroughFence() async throws {
+            fenceMuted.toggle()
+            try await driver.setSinkMute("bench_marker", muted: fenceMuted)
+            while let event = await events.next(), event != fence {}
+            while let (_, line) = await pactlLines.next(), line != fenceLine {}
+        }
+        try await drainThroughFence()
 
         var routeKit: [Duration] = []
         var script: [Duration] = []
@@ -98,7 +106,9 @@ enum PulseBenchmarks {
                 }
             }
             try await command.value
+            try await drainThroughFence()
         }
+        try await driver.unloadModule(marker)
         let ours = LatencySummary(routeKit), theirs = LatencySummary(script)
         report("event delivery, RouteKit events():      \(ours)")
         report("event delivery, pactl subscribe reader: \(theirs)")
