@@ -36,18 +36,20 @@ package final class EventBroadcaster: Sendable {
 
     /// Delivers `event` to every stream.
     package func yield(_ event: PulseEvent) {
-        yield(contentsOf: [event])
+        for continuation in liveContinuations() { continuation.yield(event) }
     }
 
-    /// Delivers `events`, in order, to every stream (streams in the order they were made).
+    /// Delivers `events`, in order, to every stream.
     package func yield(contentsOf events: [PulseEvent]) {
         guard !events.isEmpty else { return }
-        let continuations = subscribers.withLock { state in
-            state.continuations.sorted { $0.key < $1.key }.map(\.value)
-        }
-        for continuation in continuations {
+        for continuation in liveContinuations() {
             for event in events { continuation.yield(event) }
         }
+    }
+
+    /// Every stream's continuation, copied out so that none is yielded to under the lock.
+    private func liveContinuations() -> [AsyncStream<PulseEvent>.Continuation] {
+        subscribers.withLock { Array($0.continuations.values) }
     }
 
     /// Ends every stream; later streams end at once.
