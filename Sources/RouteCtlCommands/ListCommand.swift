@@ -63,8 +63,7 @@ struct ListCommand: AsyncParsableCommand {
         } catch {
             throw RouteCtlFailure.malformedDump(path: path, line: error.line, message: error.message)
         }
-        return DeviceModel.devices(cards: dump.cards, sinks: dump.sinks, sources: dump.sources,
-                                   defaultSinkName: dump.defaultSinkName, defaultSourceName: dump.defaultSourceName)
+        return DeviceModel.devices(in: dump)
     }
 
     static func rawTable(_ snapshot: ServerSnapshot) -> String {

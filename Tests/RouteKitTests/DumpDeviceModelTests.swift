@@ -8,8 +8,7 @@ struct DumpDeviceModelTests {
     private func devices(_ prefix: String) throws -> [AudioDevice] {
         let name = try #require(CorpusFile.names().first { $0.hasPrefix(prefix) })
         let dump = try ServerDump.parse(try CorpusFile.load(name).dump)
-        return DeviceModel.devices(cards: dump.cards, sinks: dump.sinks, sources: dump.sources,
-                                   defaultSinkName: dump.defaultSinkName, defaultSourceName: dump.defaultSourceName)
+        return DeviceModel.devices(in: dump)
     }
 
     @Test("a USB headset's output goes with its own microphone, a laptop's speakers with the built-in one")
