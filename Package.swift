@@ -21,6 +21,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         // libpulse, as a system library: the only C library this package links. Its headers
@@ -68,6 +69,7 @@ let package = Package(
                 "SoundServerSandbox",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: strictSettings
         ),
@@ -107,6 +109,16 @@ let package = Package(
             path: "Benchmarks/PulseBenchmarks",
             swiftSettings: strictSettings
         ),
+        // Switch latency against module-switch-on-connect and a `pactl subscribe` script.
+        .executableTarget(
+            name: "route-benchmarks",
+            dependencies: [
+                "BenchmarkSupport", "PulseAudio", "RouteKit", "SoundServerSandbox",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Benchmarks/RouteBenchmarks",
+            swiftSettings: strictSettings
+        ),
         .executableTarget(
             name: "pulse-soak",
             dependencies: ["PulseAudio", "SoundServerSandbox"],
@@ -127,7 +139,10 @@ let package = Package(
         ),
         .testTarget(
             name: "RouteKitTests",
-            dependencies: ["RouteKit", "RouteKitTesting", "PulseAudio", "SoundServerSandbox", "TestSupport"],
+            dependencies: [
+                "RouteKit", "RouteKitTesting", "PulseAudio", "SoundServerSandbox", "TestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(

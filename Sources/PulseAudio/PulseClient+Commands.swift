@@ -16,6 +16,22 @@ extension PulseClient {
         }
     }
 
+    /// Forgets the configured default sink: the server picks the default by itself again (by
+    /// priority on PulseAudio; by WirePlumber's rules on PipeWire, where this clears
+    /// `default.configured.audio.sink`).
+    public func resetDefaultSink() async throws {
+        try await command("reset the default sink") { context, userdata in
+            pa_context_set_default_sink(context, nil, successCallback, userdata)
+        }
+    }
+
+    /// Forgets the configured default source: the server picks the default by itself again.
+    public func resetDefaultSource() async throws {
+        try await command("reset the default source") { context, userdata in
+            pa_context_set_default_source(context, nil, successCallback, userdata)
+        }
+    }
+
     /// Moves playback stream `sinkInput` to `sink`.
     public func moveSinkInput(_ sinkInput: UInt32, toSink sink: String) async throws {
         try await command("move sink input #\(sinkInput) to sink \"\(sink)\"") { context, userdata in

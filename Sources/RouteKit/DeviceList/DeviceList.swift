@@ -79,6 +79,27 @@ public actor DeviceList {
     /// The device with `id`, if present.
     public func device(_ id: AudioDevice.ID) -> AudioDevice? { state.devices().first { $0.id == id } }
 
+    /// The default sink's name, as the server last reported it.
+    public var defaultSinkName: String? { state.defaultSinkName }
+
+    /// The default source's name, as the server last reported it.
+    public var defaultSourceName: String? { state.defaultSourceName }
+
+    /// The sink named `name`, as the server last reported it (no request is made).
+    public func sink(named name: String) -> SinkInfo? { state.sinks.values.first { $0.name == name } }
+
+    /// The source named `name`, as the server last reported it (no request is made).
+    public func source(named name: String) -> SourceInfo? { state.sources.values.first { $0.name == name } }
+
+    /// The sink at `index`, as the server last reported it (no request is made).
+    public func sink(at index: UInt32) -> SinkInfo? { state.sinks[index] }
+
+    /// The source at `index`, as the server last reported it (no request is made).
+    public func source(at index: UInt32) -> SourceInfo? { state.sources[index] }
+
+    /// The card named `name`, as the server last reported it (no request is made).
+    public func card(named name: String) -> CardInfo? { state.cards.values.first { $0.name == name } }
+
     /// One ``Change`` per event that changed something, from now on.
     public func changes() -> AsyncStream<Change> {
         let (stream, continuation) = AsyncStream.makeStream(of: Change.self)

@@ -22,8 +22,8 @@ struct DeviceListState: Sendable {
     /// Each group's devices, with the sequence number that orders groups by first appearance.
     private var groups: [GroupKey: (order: Int, devices: [AudioDevice])] = [:]
     private var nextOrder = 0
-    private var defaultSinkName: String?
-    private var defaultSourceName: String?
+    private(set) var defaultSinkName: String?
+    private(set) var defaultSourceName: String?
 
     private struct Members: Sendable {
         var sinks: Set<UInt32> = []

@@ -64,11 +64,15 @@ public struct AudioDevice: Hashable, Sendable, Identifiable, CustomStringConvert
     public var input: Endpoint?
     /// The card profile to select before it can be used, nil when the active profile will do.
     public var requiredProfile: String?
+    /// The card profile that carries its output and its input at once, for calls: a
+    /// Bluetooth headset's headset profile (HSP/HFP) while it plays in A2DP. Nil when no
+    /// profile offers both, or for devices without a card.
+    public var callProfile: String?
 
     /// A device from its parts.
     public init(id: ID, kind: AudioDeviceKind, description: String, bus: String?, formFactor: String?,
                 availability: PortAvailability, isActive: Bool, card: String?, output: Endpoint?,
-                input: Endpoint?, requiredProfile: String?) {
+                input: Endpoint?, requiredProfile: String?, callProfile: String? = nil) {
         self.id = id
         self.kind = kind
         self.description = description
@@ -80,5 +84,6 @@ public struct AudioDevice: Hashable, Sendable, Identifiable, CustomStringConvert
         self.output = output
         self.input = input
         self.requiredProfile = requiredProfile
+        self.callProfile = callProfile
     }
 }

@@ -65,7 +65,8 @@ public enum DeviceModel {
                 availability: availability(of: output.port, profile: outputEndpoint.profile, on: card),
                 isActive: false, card: card.name, output: outputEndpoint,
                 input: input.map { endpoint($0.port, owners: sourceOwners) },
-                requiredProfile: outputEndpoint.profile == card.activeProfileName ? nil : outputEndpoint.profile))
+                requiredProfile: outputEndpoint.profile == card.activeProfileName ? nil : outputEndpoint.profile,
+                callProfile: input.flatMap { profile(offering: output.port, and: $0.port, on: card) }))
         }
         for input in inputs where !pairedInputs.contains(input.port.name) {
             let inputEndpoint = endpoint(input.port, owners: sourceOwners)
@@ -178,6 +179,15 @@ public enum DeviceModel {
         let offering = card.profiles.filter { port.profileNames.contains($0.name) }
         return offering.max { ($0.isAvailable ? 1 : 0, $0.priority) < ($1.isAvailable ? 1 : 0, $1.priority) }?.name
             ?? port.profileNames.first
+    }
+
+    /// The profile to use `output` and `input` together with: the active one when it offers
+    /// both, else the best one that does (available first, then by priority); nil when none does.
+    static func profile(offering output: CardInfo.Port, and input: CardInfo.Port, on card: CardInfo) -> String? {
+        let both = Set(output.profileNames).intersection(input.profileNames)
+        if let active = card.activeProfileName, both.contains(active) { return active }
+        return card.profiles.filter { both.contains($0.name) }
+            .max { ($0.isAvailable ? 1 : 0, $0.priority) < ($1.isAvailable ? 1 : 0, $1.priority) }?.name
     }
 
     /// A port's availability, unavailable when the only profiles that offer it are.

@@ -25,6 +25,10 @@ public protocol AudioServer: Sendable {
     func sinkInputs() async throws -> [SinkInputInfo]
     /// Every recording stream.
     func sourceOutputs() async throws -> [SourceOutputInfo]
+    /// The playback stream at `index`, nil when there is none.
+    func sinkInput(at index: UInt32) async throws -> SinkInputInfo?
+    /// The recording stream at `index`, nil when there is none.
+    func sourceOutput(at index: UInt32) async throws -> SourceOutputInfo?
     /// Changes, from now on: subscription events and connection-state changes.
     func events() -> AsyncStream<PulseEvent>
 
@@ -32,6 +36,11 @@ public protocol AudioServer: Sendable {
     func setDefaultSink(_ sink: String) async throws
     /// Makes `source` the default source.
     func setDefaultSource(_ source: String) async throws
+    /// Forgets the configured default sink, so that the server chooses one by itself again
+    /// (on PipeWire this clears `default.configured.audio.sink`).
+    func resetDefaultSink() async throws
+    /// Forgets the configured default source, so that the server chooses one by itself again.
+    func resetDefaultSource() async throws
     /// Moves a playback stream.
     func moveSinkInput(_ sinkInput: UInt32, toSink sink: String) async throws
     /// Moves a recording stream.

@@ -10,6 +10,8 @@ extension SimulationState {
         switch command {
         case .setDefaultSink(let name): setDefault(.output, name)
         case .setDefaultSource(let name): setDefault(.input, name)
+        case .resetDefaultSink: resetDefault(.output)
+        case .resetDefaultSource: resetDefault(.input)
         case .moveSinkInput(let stream, let sink): move(.output, stream, to: sink)
         case .moveSourceOutput(let stream, let source): move(.input, stream, to: source)
         case .setSinkPort(let sink, let port): setPort(.output, sink, port)
@@ -28,6 +30,12 @@ extension SimulationState {
         guard NameResolution.isValid(name) else { return .invalidArgument }
         guard let device = resolveDevice(side, name) else { return .noSuchEntity }
         setConfiguredDefault(side, device.name)
+        return nil
+    }
+
+    /// A NULL name: the configured default is forgotten (`pa_core_set_configured_default_sink(core, NULL)`).
+    private mutating func resetDefault(_ side: Side) -> PulseError.Code? {
+        setConfiguredDefault(side, nil)
         return nil
     }
 

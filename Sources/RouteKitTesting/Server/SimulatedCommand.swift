@@ -8,6 +8,10 @@ public enum SimulatedCommand: Hashable, Sendable, CustomStringConvertible {
     case setDefaultSink(String)
     /// `setDefaultSource`.
     case setDefaultSource(String)
+    /// `resetDefaultSink`.
+    case resetDefaultSink
+    /// `resetDefaultSource`.
+    case resetDefaultSource
     /// `moveSinkInput`.
     case moveSinkInput(UInt32, toSink: String)
     /// `moveSourceOutput`.
@@ -37,6 +41,10 @@ public enum SimulatedCommand: Hashable, Sendable, CustomStringConvertible {
         case setDefaultSink
         /// ``SimulatedCommand/setDefaultSource(_:)``.
         case setDefaultSource
+        /// ``SimulatedCommand/resetDefaultSink``.
+        case resetDefaultSink
+        /// ``SimulatedCommand/resetDefaultSource``.
+        case resetDefaultSource
         /// ``SimulatedCommand/moveSinkInput(_:toSink:)``.
         case moveSinkInput
         /// ``SimulatedCommand/moveSourceOutput(_:toSource:)``.
@@ -66,6 +74,8 @@ public enum SimulatedCommand: Hashable, Sendable, CustomStringConvertible {
         switch self {
         case .setDefaultSink: .setDefaultSink
         case .setDefaultSource: .setDefaultSource
+        case .resetDefaultSink: .resetDefaultSink
+        case .resetDefaultSource: .resetDefaultSource
         case .moveSinkInput: .moveSinkInput
         case .moveSourceOutput: .moveSourceOutput
         case .setSinkPort: .setSinkPort
@@ -86,6 +96,8 @@ public enum SimulatedCommand: Hashable, Sendable, CustomStringConvertible {
         switch self {
         case .setDefaultSink(let sink): "set default sink to \"\(sink)\""
         case .setDefaultSource(let source): "set default source to \"\(source)\""
+        case .resetDefaultSink: "reset the default sink"
+        case .resetDefaultSource: "reset the default source"
         case .moveSinkInput(let stream, let sink): "move sink input #\(stream) to sink \"\(sink)\""
         case .moveSourceOutput(let stream, let source): "move source output #\(stream) to source \"\(source)\""
         case .setSinkPort(let sink, let port): "set port of sink \"\(sink)\" to \"\(port)\""

@@ -12,6 +12,16 @@ extension SimulatedServer {
         try run(.setDefaultSource(source))
     }
 
+    /// Forgets the configured default sink: the best sink by PulseAudio 16's rules becomes the default.
+    public func resetDefaultSink() async throws {
+        try run(.resetDefaultSink)
+    }
+
+    /// Forgets the configured default source: the best source becomes the default.
+    public func resetDefaultSource() async throws {
+        try run(.resetDefaultSource)
+    }
+
     /// Moves playback stream `sinkInput` to `sink`; the stream then prefers that sink, unless
     /// it is the default.
     public func moveSinkInput(_ sinkInput: UInt32, toSink sink: String) async throws {

@@ -1,0 +1,5 @@
+// Placeholder: the switch-latency benchmarks are being written.
+@main
+enum RouteBenchmarks {
+    static func main() {}
+}

@@ -1,0 +1,152 @@
+import Logging
+import PulseAudio
+
+/// Deciding and applying the route: one pass at a time, passes coalesced.
+extension AudioDeviceManager {
+    /// Asks for a pass with `reason` and returns once a pass that saw it has finished. While
+    /// a pass runs, requests merge into one more pass (the strongest reason wins), so a storm
+    /// of events costs at most one pass after the one running.
+    func reconcile(_ reason: RouteChangeReason) async {
+        note(reason)
+        if isReconciling {
+            await withCheckedContinuation { reconcileWaiters.append($0) }
+            return
+        }
+        await drain()
+    }
+
+    /// Asks for a pass without waiting for it (the event path).
+    func requestReconcile(_ reason: RouteChangeReason) {
+        note(reason)
+        guard !isReconciling else { return }
+        isReconciling = true
+        Task { await self.drain(alreadyMarked: true) }
+    }
+
+    private func note(_ reason: RouteChangeReason) {
+        if let pending = pendingReason, pending.strength >= reason.strength { return }
+        pendingReason = reason
+    }
+
+    private func drain(alreadyMarked: Bool = false) async {
+        isReconciling = true
+        while isRunning, let reason = pendingReason {
+            pendingReason = nil
+            await pass(reason)
+        }
+        pendingReason = nil
+        isReconciling = false
+        let waiters = reconcileWaiters
+        reconcileWaiters.removeAll()
+        for waiter in waiters { waiter.resume() }
+    }
+
+    /// One pass: rank the devices, keep the route when the best usable one carries it, else
+    /// switch to the first that works, reporting each failure and falling through.
+    private func pass(_ reason: RouteChangeReason) async {
+        let devices = await deviceList.devices
+        let defaultSource = await deviceList.defaultSourceName
+        remember(devices)
+        if let selection = manualSelection, !devices.contains(where: { $0.id == selection && RoutePolicy.isUsable($0) }) {
+            logger.info("manual selection dropped: its device went away", metadata: ["device": "\(selection)"])
+            manualSelection = nil
+        }
+        let candidates = RoutePolicy.candidates(among: devices, preferences: preferences, selection: manualSelection,
+                                                arrivals: arrivals)
+        var reason = reason
+        for candidate in candidates where failures[candidate.id] == nil {
+            if reason != .refreshed, isInPlace(candidate, defaultSource: defaultSource) {
+                report(candidate, reason: reason)
+                return
+            }
+            do {
+                let routed = try await switchRoute(to: candidate)
+                report(routed, reason: reason)
+                return
+            } catch {
+                failures[candidate.id] = candidate
+                emit(.switchFailed(device: candidate, reason: error))
+                reason = .fellThrough
+            }
+        }
+        // No preference applies: the server's own choice stands.
+        report(serverRoute(devices), reason: reason == .refreshed ? .refreshed : reason)
+    }
+
+    /// Records the route and announces it when it is another device than before.
+    func report(_ device: AudioDevice?, reason: RouteChangeReason) {
+        let before = selectedAudioDevice
+        selectedAudioDevice = device
+        guard before?.id != device?.id else { return }
+        emit(.routeChanged(from: before, to: device, reason: reason))
+    }
+
+    /// Where the server sends audio by itself: the default sink's device in system scope;
+    /// in application scope the streams stay where the manager last put them, if anywhere.
+    private func serverRoute(_ devices: [AudioDevice]) -> AudioDevice? {
+        switch scope {
+        case .system: return devices.first { $0.isActive && $0.output != nil }
+        case .application:
+            guard let target = applicationTarget else { return nil }
+            return devices.first { $0.id == target.id }
+        }
+    }
+
+    /// Whether `device` already carries the route, as the server last told the device list.
+    private func isInPlace(_ device: AudioDevice, defaultSource: String?) -> Bool {
+        if profileToSelect(for: device) != nil { return false }
+        switch scope {
+        case .system:
+            guard device.isActive else { return false }
+            guard let source = device.input?.deviceName else { return true }
+            return defaultSource == source
+        case .application:
+            guard let target = applicationTarget else { return false }
+            return target.id == device.id && target.output?.deviceName == device.output?.deviceName
+                && target.input?.deviceName == device.input?.deviceName
+        }
+    }
+
+    /// Notes when each device first appeared (for ``RoutePolicy``'s "newest first"), forgets
+    /// devices that went, and forgets failures of devices that changed since.
+    func remember(_ devices: [AudioDevice]) {
+        let present = Set(devices.map(\.id))
+        for device in devices where arrivals[device.id] == nil {
+            arrivals[device.id] = nextArrival
+            nextArrival += 1
+        }
+        for id in arrivals.keys where !present.contains(id) { arrivals.removeValue(forKey: id) }
+        for (id, failed) in failures {
+            guard let now = devices.first(where: { $0.id == id }), now.ignoringActivity == failed.ignoringActivity else {
+                failures.removeValue(forKey: id)
+                continue
+            }
+        }
+        devicesByID = Dictionary(devices.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+}
+
+extension RouteChangeReason {
+    /// Which reason names a coalesced pass: requests from the API outrank events; a failure
+    /// outranks an arrival, which outranks other changes.
+    var strength: Int {
+        switch self {
+        case .changedElsewhere: 0
+        case .deviceChanged: 1
+        case .reconnected: 2
+        case .deviceAppeared: 3
+        case .deviceFailed: 4
+        case .fellThrough: 5
+        case .started, .preferencesChanged, .selectionChanged, .callStarted, .callEnded, .refreshed, .stopped: 6
+        }
+    }
+}
+
+extension AudioDevice {
+    /// The device without its ``isActive`` flag, for telling real changes from route moves.
+    var ignoringActivity: AudioDevice {
+        var copy = self
+        copy.isActive = false
+        return copy
+    }
+}

@@ -1,0 +1,171 @@
+import Logging
+import PulseAudio
+
+/// The steps of one switch: profile, ports, defaults (system scope), streams, then reading
+/// back what the server did. Each step's change is written in the ledger first, so that
+/// ``AudioDeviceManager/stop()`` can put it back.
+extension AudioDeviceManager {
+    /// The card profile `device` needs now: its call profile while call audio is on (so its
+    /// microphone works), else the profile that offers its output; nil when the active one does.
+    func profileToSelect(for device: AudioDevice) -> String? {
+        if isCallAudioActive, let callProfile = device.callProfile {
+            let carriesBoth = device.output?.deviceName != nil && device.input?.deviceName != nil
+            return carriesBoth && device.output?.profile == callProfile ? nil : callProfile
+        }
+        return device.requiredProfile
+    }
+
+    /// Switches to `candidate` and returns it as the server now shows it.
+    func switchRoute(to candidate: AudioDevice) async throws(SwitchFailure) -> AudioDevice {
+        var device = candidate
+        if let profile = profileToSelect(for: device), let card = device.card {
+            device = try await selectProfile(profile, card: card, for: device)
+        }
+        guard let sink = device.output?.deviceName else {
+            throw SwitchFailure(step: .profile, message: "\(device.id) has no sink in the card's active profile")
+        }
+        let source = device.input?.deviceName
+        if let port = device.output?.port {
+            try await selectPort(port, of: sink, output: true)
+        }
+        if let source, let port = device.input?.port {
+            try await selectPort(port, of: source, output: false)
+        }
+        switch scope {
+        case .system:
+            try await makeDefault(sink: sink, source: source)
+            await moveStreams(toSink: sink, source: source, selector: nil)
+            try await verifyDefault(sink: sink)
+            device.isActive = true
+        case .application(let selector):
+            await moveStreams(toSink: sink, source: source, selector: selector)
+            applicationTarget = device
+        }
+        return device
+    }
+
+    // MARK: Steps
+
+    private func selectProfile(_ profile: String, card: String, for device: AudioDevice) async throws(SwitchFailure) -> AudioDevice {
+        let original = await deviceList.card(named: card)?.activeProfileName
+        let changes = await deviceList.changes()
+        try await perform(.profile) { try await $0.setCardProfile(card, profile: profile) }
+        if let original, original != profile {
+            ledger.noteProfile(card: card, original: original, selected: profile)
+            if isCallAudioActive { call.cards.insert(card) }
+        }
+        let inCall = isCallAudioActive
+        let ready = await awaitDevice(device.id, changes: changes) { device in
+            guard device.output?.deviceName != nil, device.output?.profile == profile else { return false }
+            return !inCall || device.input == nil || device.input?.deviceName != nil
+        }
+        guard let ready else {
+            throw SwitchFailure(step: .profile, message: "profile \"\(profile)\" of \(card) brought up no sink for \(device.id) in time")
+        }
+        return ready
+    }
+
+    private func selectPort(_ port: String, of device: String, output: Bool) async throws(SwitchFailure) {
+        let current = output ? await deviceList.sink(named: device)?.activePortName
+            : await deviceList.source(named: device)?.activePortName
+        guard current != port else { return }
+        if let current { ledger.notePort(device: device, output: output, original: current, selected: port) }
+        try await perform(.port) { server in
+            if output { try await server.setSinkPort(device, port: port) } else { try await server.setSourcePort(device, port: port) }
+        }
+    }
+
+    private func makeDefault(sink: String, source: String?) async throws(SwitchFailure) {
+        ledger.noteDefaultSink(sink)
+        try await perform(.defaultSink) { try await $0.setDefaultSink(sink) }
+        if let source, source != (await deviceList.defaultSourceName) {
+            ledger.noteDefaultSource(source)
+            try await perform(.defaultSource) { try await $0.setDefaultSource(source) }
+        }
+    }
+
+    /// Moves the streams in scope that are elsewhere; a stream that cannot move (it ended,
+    /// or it asked never to be moved) is logged, not a failed switch.
+    private func moveStreams(toSink sink: String, source: String?, selector: StreamSelector?) async {
+        let sinkIndex = await deviceList.sink(named: sink)?.index
+        var sourceIndex: UInt32?
+        if let source { sourceIndex = await deviceList.source(named: source)?.index }
+        let playback = (try? await server.sinkInputs()) ?? []
+        var moves: [(index: UInt32, output: Bool)] = []
+        for stream in playback where stream.sink != sinkIndex && (selector?.matches(stream.properties) ?? true) {
+            let from = await deviceList.sink(at: stream.sink)?.name
+            ledger.noteMove(stream: stream.index, output: true, name: stream.name, client: stream.client,
+                            from: from, to: sink)
+            moves.append((stream.index, true))
+        }
+        if let source {
+            let recording = (try? await server.sourceOutputs()) ?? []
+            for stream in recording where stream.source != sourceIndex && (selector?.matches(stream.properties) ?? true) {
+                guard let from = await deviceList.source(at: stream.source), !from.isMonitor else { continue }
+                ledger.noteMove(stream: stream.index, output: false, name: stream.name, client: stream.client,
+                                from: from.name, to: source)
+                moves.append((stream.index, false))
+            }
+        }
+        guard !moves.isEmpty else { return }
+        let server = self.server, logger = self.logger
+        await withTaskGroup(of: Void.self) { group in
+            for move in moves {
+                group.addTask {
+                    do {
+                        if move.output { try await server.moveSinkInput(move.index, toSink: sink) }
+                        else if let source { try await server.moveSourceOutput(move.index, toSource: source) }
+                    } catch let error as PulseError where error.code == .noSuchEntity {
+                        logger.debug("stream ended before it could move", metadata: ["stream": "\(move.index)"])
+                    } catch {
+                        logger.warning("stream not moved", metadata: ["stream": "\(move.index)", "error": "\(error)"])
+                    }
+                }
+            }
+        }
+    }
+
+    /// Reads back the default: a switch counts when the server says it happened.
+    private func verifyDefault(sink: String) async throws(SwitchFailure) {
+        let info = try await perform(.verification) { try await $0.serverInfo() }
+        guard info.defaultSinkName == sink else {
+            throw SwitchFailure(step: .verification,
+                                message: "the server kept \(info.defaultSinkName.map { "\"\($0)\"" } ?? "no sink") as the default instead of \"\(sink)\"")
+        }
+    }
+
+    /// Runs one request, turning what it throws into a ``SwitchFailure`` of `step`.
+    private func perform<Value: Sendable>(_ step: SwitchFailure.Step,
+                                          _ request: @Sendable (any AudioServer) async throws -> Value) async throws(SwitchFailure) -> Value {
+        do {
+            return try await request(server)
+        } catch let error as PulseError {
+            throw SwitchFailure(step: step, code: error.code, message: "\(error.operation): \(error.reason)")
+        } catch {
+            throw SwitchFailure(step: step, message: "\(error)")
+        }
+    }
+
+    /// Waits until the device list shows `id` satisfying `isReady`, for at most the profile
+    /// timeout. `changes` must be subscribed before the request that leads there.
+    func awaitDevice(_ id: AudioDevice.ID, changes: AsyncStream<DeviceList.Change>,
+                     until isReady: @escaping @Sendable (AudioDevice) -> Bool) async -> AudioDevice? {
+        let deviceList = self.deviceList, timeout = profileTimeout
+        return await withTaskGroup(of: AudioDevice?.self) { group in
+            group.addTask {
+                if let device = await deviceList.device(id), isReady(device) { return device }
+                for await change in changes where change.added.contains(id) || change.changed.contains(id) {
+                    if let device = await deviceList.device(id), isReady(device) { return device }
+                }
+                return nil
+            }
+            group.addTask {
+                try? await Task.sleep(for: timeout)
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first
+        }
+    }
+}

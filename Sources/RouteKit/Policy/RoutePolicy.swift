@@ -1,0 +1,48 @@
+import PulseAudio
+
+/// The order in which an ``AudioDeviceManager`` tries devices: a pure function of the devices
+/// present, the preference list and the manual selection, so that the same devices always
+/// give the same answer, however they got there.
+///
+/// 1. The manual selection, while its device is present and not unavailable.
+/// 2. Each preference entry in turn: a `.device` entry gives that device (any kind, HDMI and
+///    virtual included); a `.kind` entry gives the present devices of that kind (never
+///    `external` or `virtual`), ordered as below.
+/// 3. Nothing else: when no entry matches, the server's own choice stands.
+///
+/// Devices an entry matches are ordered: available before unknown availability (a jack
+/// without detection, a Bluetooth port), then the most recently connected first (the headset
+/// just switched on wins, as people expect), then by id. Unavailable devices are never tried,
+/// nor are devices without an output.
+public enum RoutePolicy {
+    /// The devices to try, best first. `arrivals` numbers devices in the order they appeared
+    /// (higher is newer); devices it lacks count as oldest.
+    public static func candidates(among devices: [AudioDevice], preferences: [AudioPreference],
+                                  selection: AudioDevice.ID?, arrivals: [AudioDevice.ID: Int] = [:]) -> [AudioDevice] {
+        let usable = devices.filter(isUsable)
+        var ranked: [AudioDevice] = []
+        var taken = Set<AudioDevice.ID>()
+        func take(_ device: AudioDevice) {
+            if taken.insert(device.id).inserted { ranked.append(device) }
+        }
+        if let selection, let selected = usable.first(where: { $0.id == selection }) { take(selected) }
+        for preference in preferences {
+            let matching = usable.filter { preference.matches($0) }.sorted { precedes($0, $1, arrivals: arrivals) }
+            matching.forEach(take)
+        }
+        return ranked
+    }
+
+    /// Whether a device can carry a route: it has an output and is not known to be unavailable.
+    public static func isUsable(_ device: AudioDevice) -> Bool {
+        device.output != nil && device.availability != .unavailable
+    }
+
+    private static func precedes(_ a: AudioDevice, _ b: AudioDevice, arrivals: [AudioDevice.ID: Int]) -> Bool {
+        let aAvailable = a.availability == .available, bAvailable = b.availability == .available
+        if aAvailable != bAvailable { return aAvailable }
+        let aArrival = arrivals[a.id] ?? Int.min, bArrival = arrivals[b.id] ?? Int.min
+        if aArrival != bArrival { return aArrival > bArrival }
+        return a.id.rawValue < b.id.rawValue
+    }
+}

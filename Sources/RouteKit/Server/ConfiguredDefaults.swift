@@ -1,0 +1,23 @@
+/// The defaults a user configured, as opposed to the defaults in use now: PipeWire keeps them
+/// apart (`default.configured.audio.sink` beside `default.audio.sink`), and a client that sets
+/// the default through pipewire-pulse overwrites the configured one for good. Knowing it lets
+/// ``AudioDeviceManager/stop()`` put back exactly what the user had.
+public struct ConfiguredDefaults: Hashable, Sendable {
+    /// The configured default sink's name; nil when none is configured.
+    public var sink: String?
+    /// The configured default source's name; nil when none is configured.
+    public var source: String?
+
+    /// Defaults from their parts.
+    public init(sink: String?, source: String?) {
+        self.sink = sink
+        self.source = source
+    }
+}
+
+/// Reads a server's ``ConfiguredDefaults``.
+public protocol ConfiguredDefaultsReader: Sendable {
+    /// The configured defaults now. Throws when they cannot be read (the server is not
+    /// PipeWire, or its tools are missing); the manager then restores the defaults it found.
+    func configuredDefaults() async throws -> ConfiguredDefaults
+}
