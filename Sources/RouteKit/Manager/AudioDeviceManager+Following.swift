@@ -4,30 +4,21 @@ import PulseAudio
 /// Following the server: device changes become passes, new streams in application scope
 /// are moved as they appear.
 extension AudioDeviceManager {
-    /// A change from the device list: announce it, then ask for a pass with the reason it gives.
+    /// A change from the device list: announce it, then ask for a pass. The pass names the
+    /// reason itself, from what it sees changed since the last one.
     func deviceListChanged(_ change: DeviceList.Change) async {
         guard isRunning else { return }
-        let devices = await deviceList.devices
-        let before = devicesByID
-        remember(devices)
-        if !change.added.isEmpty || !change.removed.isEmpty || !change.changed.isEmpty {
-            emit(.devicesChanged(devices.filter { $0.availability != .unavailable }))
+        // Arrival order from the changes themselves: a device removed and added again before
+        // a pass sees it gone still counts as just connected.
+        for id in change.added.sorted(by: { $0.rawValue < $1.rawValue }) {
+            arrivals[id] = nextArrival
+            nextArrival += 1
         }
-        requestReconcile(reason(for: change, before: before))
-    }
-
-    private func reason(for change: DeviceList.Change, before: [AudioDevice.ID: AudioDevice]) -> RouteChangeReason {
-        if let route = selectedAudioDevice?.id {
-            if change.removed.contains(route) { return .deviceFailed }
-            if let now = devicesByID[route], !RoutePolicy.isUsable(now) { return .deviceFailed }
+        let devicesChanged = !change.added.isEmpty || !change.removed.isEmpty || !change.changed.isEmpty
+        if devicesChanged {
+            emit(.devicesChanged(await deviceList.devices.filter { $0.availability != .unavailable }))
         }
-        let becameUsable = change.changed.contains { id in
-            guard let now = devicesByID[id], RoutePolicy.isUsable(now) else { return false }
-            return before[id].map { !RoutePolicy.isUsable($0) } ?? true
-        }
-        if !change.added.isEmpty || becameUsable { return .deviceAppeared }
-        if !change.removed.isEmpty || !change.changed.isEmpty { return .deviceChanged }
-        return .changedElsewhere
+        requestReconcile(devicesChanged ? .deviceChanged : .changedElsewhere)
     }
 
     /// A raw server event: reconnections, and in application scope new streams.

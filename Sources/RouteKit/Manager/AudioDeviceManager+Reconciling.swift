@@ -46,6 +46,7 @@ extension AudioDeviceManager {
     private func pass(_ reason: RouteChangeReason) async {
         let devices = await deviceList.devices
         let defaultSource = await deviceList.defaultSourceName
+        let previous = devicesByID
         remember(devices)
         if let selection = manualSelection, !devices.contains(where: { $0.id == selection && RoutePolicy.isUsable($0) }) {
             logger.info("manual selection dropped: its device went away", metadata: ["device": "\(selection)"])
@@ -53,24 +54,48 @@ extension AudioDeviceManager {
         }
         let candidates = RoutePolicy.candidates(among: devices, preferences: preferences, selection: manualSelection,
                                                 arrivals: arrivals)
+        logger.trace("pass", metadata: ["reason": "\(reason)", "candidates": "\(candidates.map(\.id.rawValue))"])
         var reason = reason
         for candidate in candidates where failures[candidate.id] == nil {
             if reason != .refreshed, isInPlace(candidate, defaultSource: defaultSource) {
-                report(candidate, reason: reason)
+                report(candidate, reason: refine(reason, to: candidate, previous: previous))
                 return
             }
             do {
                 let routed = try await switchRoute(to: candidate)
-                report(routed, reason: reason)
+                report(routed, reason: refine(reason, to: routed, previous: previous))
                 return
             } catch {
                 failures[candidate.id] = candidate
                 emit(.switchFailed(device: candidate, reason: error))
-                reason = .fellThrough
+                // The route's own device vanishing under the switch is the device failing
+                // (the server announces a default moved before the device it removes).
+                let routeVanished = error.code == .noSuchEntity && candidate.id == selectedAudioDevice?.id
+                reason = routeVanished ? .deviceFailed : .fellThrough
             }
         }
         // No preference applies: the server's own choice stands.
-        report(serverRoute(devices), reason: reason == .refreshed ? .refreshed : reason)
+        let route = serverRoute(devices)
+        report(route, reason: refine(reason, to: route, previous: previous))
+    }
+
+    /// Names an event-driven change by what the pass sees changed since the last pass: the new
+    /// route's device appeared (or became usable), or the old one went (or became unusable).
+    /// Reasons from API calls and fall-throughs are kept as they are.
+    private func refine(_ reason: RouteChangeReason, to route: AudioDevice?,
+                        previous: [AudioDevice.ID: AudioDevice]) -> RouteChangeReason {
+        guard reason.strength < RouteChangeReason.fellThrough.strength else { return reason }
+        let appeared = route.map { route in previous[route.id].map { !RoutePolicy.isUsable($0) } ?? !previous.isEmpty } ?? false
+        let oldFailed = selectedAudioDevice.map { old in
+            old.id != route?.id && (devicesByID[old.id].map { !RoutePolicy.isUsable($0) } ?? true)
+        } ?? false
+        // A jack plugged makes the headphones available and the speaker unavailable; a jack
+        // pulled makes the headphones unavailable and the speaker merely unknown: the side
+        // with positive news names the change.
+        if appeared, route?.availability == .available { return .deviceAppeared }
+        if oldFailed { return .deviceFailed }
+        if appeared { return .deviceAppeared }
+        return reason
     }
 
     /// Records the route and announces it when it is another device than before.

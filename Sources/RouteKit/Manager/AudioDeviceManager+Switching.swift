@@ -17,6 +17,7 @@ extension AudioDeviceManager {
 
     /// Switches to `candidate` and returns it as the server now shows it.
     func switchRoute(to candidate: AudioDevice) async throws(SwitchFailure) -> AudioDevice {
+        logger.debug("switching", metadata: ["device": "\(candidate.id)", "call": "\(isCallAudioActive)"])
         var device = candidate
         if let profile = profileToSelect(for: device), let card = device.card {
             device = try await selectProfile(profile, card: card, for: device)
@@ -59,6 +60,7 @@ extension AudioDeviceManager {
             guard device.output?.deviceName != nil, device.output?.profile == profile else { return false }
             return !inCall || device.input == nil || device.input?.deviceName != nil
         }
+        logger.debug("profile selected", metadata: ["card": "\(card)", "profile": "\(profile)", "ready": "\(ready != nil)"])
         guard let ready else {
             throw SwitchFailure(step: .profile, message: "profile \"\(profile)\" of \(card) brought up no sink for \(device.id) in time")
         }
@@ -154,7 +156,9 @@ extension AudioDeviceManager {
         return await withTaskGroup(of: AudioDevice?.self) { group in
             group.addTask {
                 if let device = await deviceList.device(id), isReady(device) { return device }
-                for await change in changes where change.added.contains(id) || change.changed.contains(id) {
+                for await change in changes {
+                    if change.removed.contains(id) { return nil }
+                    guard change.added.contains(id) || change.changed.contains(id) else { continue }
                     if let device = await deviceList.device(id), isReady(device) { return device }
                 }
                 return nil

@@ -125,8 +125,8 @@ public actor AudioDeviceManager {
         for task in tasks { task.cancel() }
         tasks.removeAll()
         while isReconciling { await withCheckedContinuation { reconcileWaiters.append($0) } }
-        await deviceList.stop()
         await restoreCallProfiles()
+        await deviceList.stop()
         await ledger.restore(on: server, logger: logger)
         ledger = RestorationLedger()
         let before = selectedAudioDevice
@@ -218,7 +218,7 @@ public actor AudioDeviceManager {
     private func unsubscribe(_ id: Int) { subscribers.removeValue(forKey: id) }
 
     func emit(_ event: AudioRouteEvent) {
-        logger.info("\(event)")
+        logger.debug("\(event)")
         for continuation in subscribers.values { continuation.yield(event) }
     }
 }

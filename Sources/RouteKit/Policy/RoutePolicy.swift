@@ -33,9 +33,12 @@ public enum RoutePolicy {
         return ranked
     }
 
-    /// Whether a device can carry a route: it has an output and is not known to be unavailable.
+    /// Whether a device can carry a route: it has an output, is not known to be unavailable,
+    /// and has a sink now or a profile that brings one (a card whose sink is gone while its
+    /// profile stays, as on the way out, is not usable).
     public static func isUsable(_ device: AudioDevice) -> Bool {
-        device.output != nil && device.availability != .unavailable
+        guard let output = device.output, device.availability != .unavailable else { return false }
+        return output.deviceName != nil || device.requiredProfile != nil
     }
 
     private static func precedes(_ a: AudioDevice, _ b: AudioDevice, arrivals: [AudioDevice.ID: Int]) -> Bool {
