@@ -34,9 +34,10 @@ extension AudioDeviceManager {
         }
         switch scope {
         case .system:
+            let changes = await deviceList.changes()
             try await makeDefault(sink: sink, source: source)
             await moveStreams(toSink: sink, source: source, selector: nil)
-            try await verifyDefault(sink: sink)
+            try await confirmDefault(sink: sink, changes: changes)
             device.isActive = true
         case .application(let selector):
             await moveStreams(toSink: sink, source: source, selector: selector)
@@ -127,12 +128,31 @@ extension AudioDeviceManager {
         }
     }
 
-    /// Reads back the default: a switch counts when the server says it happened.
-    private func verifyDefault(sink: String) async throws(SwitchFailure) {
-        let info = try await perform(.verification) { try await $0.serverInfo() }
-        guard info.defaultSinkName == sink else {
+    /// Waits until the server reports `sink` as the default: a switch counts when the server
+    /// says it happened. PulseAudio says so at once; on PipeWire the default changes when
+    /// WirePlumber has acted on the request, a moment after pipewire-pulse answered it.
+    private func confirmDefault(sink: String, changes: AsyncStream<DeviceList.Change>) async throws(SwitchFailure) {
+        let deviceList = self.deviceList, timeout = profileTimeout
+        let confirmed = await withTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                if await deviceList.defaultSinkName == sink { return true }
+                for await change in changes where change.defaultsChanged {
+                    if await deviceList.defaultSinkName == sink { return true }
+                }
+                return false
+            }
+            group.addTask {
+                try? await Task.sleep(for: timeout)
+                return false
+            }
+            let first = await group.next() ?? false
+            group.cancelAll()
+            return first
+        }
+        guard confirmed else {
+            let kept = await deviceList.defaultSinkName
             throw SwitchFailure(step: .verification,
-                                message: "the server kept \(info.defaultSinkName.map { "\"\($0)\"" } ?? "no sink") as the default instead of \"\(sink)\"")
+                                message: "the server kept \(kept.map { "\"\($0)\"" } ?? "no sink") as the default instead of \"\(sink)\"")
         }
     }
 
