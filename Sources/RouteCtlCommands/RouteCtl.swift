@@ -12,12 +12,15 @@ public struct RouteCtl: AsyncParsableCommand {
             (PULSE_SERVER, then client.conf, then $XDG_RUNTIME_DIR/pulse/native); \
             --server picks another one. It never starts a server.
 
+            'routectl daemon --prefer bluetooth --prefer speakerphone' keeps audio on a \
+            Bluetooth headset whenever one is there, else on the speaker, until stopped.
+
             Exit status: 0 on success, 64 for a usage error, 65 for a dump that cannot be \
             read as one, 66 for a file that cannot be opened, 69 when no sound server can \
             be reached, 70 when the server refused or failed a request.
             """,
         version: "0.1.0",
-        subcommands: [ListCommand.self, StatusCommand.self]
+        subcommands: [ListCommand.self, StatusCommand.self, DaemonCommand.self]
     )
 
     /// Creates the command; ArgumentParser fills it in.

@@ -1,0 +1,102 @@
+import ArgumentParser
+import Logging
+import PulseAudio
+import RouteKit
+import ServiceLifecycle
+// UnixSignals comes with ServiceLifecycle; Package.swift does not name its product (yet).
+import UnixSignals
+
+/// `routectl daemon`: keeps audio on the preferred devices, as they come and go, until
+/// SIGTERM or SIGINT; then puts back what it changed.
+struct DaemonCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "daemon",
+        abstract: "Keep audio on the devices you prefer, as they come and go, until stopped.",
+        discussion: """
+            Runs in the foreground and routes the whole machine: it makes the preferred \
+            device the default sink (and its microphone the default source) and moves \
+            playing streams to it, whenever a device appears, goes away or fails. Ctrl-C or \
+            SIGTERM stops it: it puts back the defaults, streams, ports and profiles it \
+            changed (what someone else changed since is left alone) and exits 0.
+
+            Each --prefer is a kind (bluetooth, wiredHeadset, speakerphone, earpiece) or one \
+            device's id from 'routectl list'. The first entry with a working device wins; the \
+            others are fallbacks, in order. A switch that fails falls through to the next. \
+            HDMI, S/PDIF and virtual devices are used only when named by id. Without \
+            --prefer, the server's own choice stands and routes are only reported.
+
+            Prefer a Bluetooth headset, else the speaker:
+
+              routectl daemon --prefer bluetooth --prefer speakerphone
+
+            It writes one line per event on standard error, for people and scripts:
+
+              route: bt_headset (BT Headset) <- speaker (deviceAppeared)
+              switch failed: bt_headset (BT Headset): defaultSink: ...
+              devices: 2 (speaker, bt_headset)
+
+            A route line names the device audio goes to, the one it left, and why. \
+            --log-level info adds RouteKit's own log. Configs/routekit.service runs it as a \
+            systemd user service.
+
+            Exit status: 0 after a clean stop, 64 for a usage error (such as --prefer \
+            virtual), 69 when no sound server can be reached, 70 when the server fails a \
+            request while starting.
+            """)
+
+    /// The server to route (`--server`).
+    @OptionGroup var server: ServerOptions
+
+    /// The preference list as typed, best first; read by ``PreferenceArguments``.
+    @Option(name: .long, help: ArgumentHelp(
+        "A kind (bluetooth, wiredHeadset, speakerphone, earpiece) or a device id. Repeat it: the first is preferred, the rest are fallbacks.",
+        valueName: "kind|id"))
+    var prefer: [String] = []
+
+    /// How much of RouteKit's own log goes to standard error.
+    @Option(name: .customLong("log-level"), help: ArgumentHelp(
+        "How much of RouteKit's own log to write on standard error, beside the event lines.",
+        valueName: "level"))
+    var logLevel: LogLevelOption = .notice
+
+    /// Refuses a bad `--prefer` before anything connects (exit 64).
+    func validate() throws {
+        _ = try PreferenceArguments.parse(prefer)
+    }
+
+    /// Connects, then runs ``RoutingService`` in a service group until SIGTERM or SIGINT.
+    func run() async throws {
+        let preferences = try PreferenceArguments.parse(prefer)
+        let logger = logLevel.standardErrorLogger(label: "routectl.daemon")
+        try await reportingFailures {
+            let client = try await server.connectLongLived(applicationName: "routectl daemon", logger: logger)
+            defer { client.shutdown() }
+            let serverDescription: String
+            do {
+                serverDescription = Self.describe(try await client.serverInfo(), at: client.server)
+            } catch let error as PulseError {
+                throw RouteCtlFailure.requestFailed(error)
+            }
+            let manager = AudioDeviceManager(
+                server: client, scope: .system, preferences: preferences,
+                configuredDefaults: ConfiguredDefaultsSource.reader(server: server.server), logger: logger)
+            let service = RoutingService(manager: manager, serverDescription: serverDescription,
+                                         write: printToStandardError)
+            var group = ServiceGroupConfiguration(services: [service], gracefulShutdownSignals: [.sigterm, .sigint],
+                                                  logger: logger)
+            // A stop that hangs (a frozen server) is cancelled rather than waited for forever.
+            group.maximumGracefulShutdownDuration = .seconds(15)
+            try await ServiceGroup(configuration: group).run()
+        }
+    }
+
+    /// `PulseAudio 16.1 at unix:/run/user/1000/pulse/native`, for the first line.
+    static func describe(_ info: ServerInfo, at address: String?) -> String {
+        let implementation = switch info.implementation {
+        case .pipewire: "PipeWire \(info.pipeWireVersion ?? "") (pipewire-pulse)"
+        case .pulseaudio: "PulseAudio \(info.serverVersion)"
+        case .other: "\(info.serverName) \(info.serverVersion)"
+        }
+        return "\(implementation) at \(address ?? getenvString("PULSE_SERVER") ?? "the default server")"
+    }
+}
