@@ -50,8 +50,8 @@ extension ServerInfo {
     init(_ info: pa_server_info) {
         self.init(serverName: swiftString(info.server_name) ?? "", serverVersion: swiftString(info.server_version) ?? "",
                   userName: swiftString(info.user_name) ?? "", hostName: swiftString(info.host_name) ?? "",
-                  defaultSinkName: swiftString(info.default_sink_name),
-                  defaultSourceName: swiftString(info.default_source_name), cookie: info.cookie)
+                  defaultSinkName: deviceName(info.default_sink_name),
+                  defaultSourceName: deviceName(info.default_source_name), cookie: info.cookie)
     }
 }
 
@@ -147,4 +147,11 @@ extension ModuleInfo {
         self.init(index: info.index, name: swiftString(info.name) ?? "", argument: swiftString(info.argument) ?? "",
                   properties: propertyDictionary(info.proplist))
     }
+}
+
+/// A default device's name, nil when there is none: pipewire-pulse then answers with the
+/// placeholder `@DEFAULT_SINK@` or `@DEFAULT_SOURCE@` (or `@DEFAULT_MONITOR@`) instead of NULL.
+private func deviceName(_ text: UnsafePointer<CChar>?) -> String? {
+    guard let name = swiftString(text), !(name.hasPrefix("@DEFAULT_") && name.hasSuffix("@")) else { return nil }
+    return name
 }

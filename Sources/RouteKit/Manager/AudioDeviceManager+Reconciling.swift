@@ -67,11 +67,16 @@ extension AudioDeviceManager {
                 return
             } catch {
                 failures[candidate.id] = candidate
-                emit(.switchFailed(device: candidate, reason: error))
-                // The route's own device vanishing under the switch is the device failing
-                // (the server announces a default moved before the device it removes).
-                let routeVanished = error.code == .noSuchEntity && candidate.id == selectedAudioDevice?.id
-                reason = routeVanished ? .deviceFailed : .fellThrough
+                // The route's own device vanishing under the switch is that device failing, not
+                // a failed switch: the server announces the default it moved before the device
+                // it removes, so a pass can try to put the route back on a device already gone.
+                if error.code == .noSuchEntity, candidate.id == selectedAudioDevice?.id {
+                    logger.debug("the route's device went away", metadata: ["device": "\(candidate.id)"])
+                    reason = .deviceFailed
+                } else {
+                    emit(.switchFailed(device: candidate, reason: error))
+                    reason = .fellThrough
+                }
             }
         }
         // No preference applies: the server's own choice stands.

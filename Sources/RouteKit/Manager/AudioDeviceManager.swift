@@ -88,7 +88,11 @@ public actor AudioDeviceManager {
         let serverEvents = server.events()
         try await deviceList.start()
         let changes = await deviceList.changes()
-        let info = try await server.serverInfo()
+        let info: ServerInfo
+        do { info = try await server.serverInfo() } catch {
+            await deviceList.stop()
+            throw error
+        }
         var configured: ConfiguredDefaults?
         if info.implementation == .pipewire, let reader = configuredDefaultsReader {
             do { configured = try await reader.configuredDefaults() } catch {
@@ -126,22 +130,44 @@ public actor AudioDeviceManager {
         tasks.removeAll()
         while isReconciling { await withCheckedContinuation { reconcileWaiters.append($0) } }
         await restoreCallProfiles()
-        await deviceList.stop()
-        await ledger.restore(on: server, logger: logger)
+        let changes = await deviceList.changes()
+        let sink = await ledger.restore(on: server, reader: configuredDefaultsReader, logger: logger)
         ledger = RestorationLedger()
+        if scope == .system, sink != .untouched {
+            await awaitDefault(sink, changes: changes)
+        }
         let before = selectedAudioDevice
         selectedAudioDevice = nil
-        if before != nil, let info = try? await server.serverInfo() {
-            let after = try? await DeviceModel.devices(cards: server.cards(), sinks: server.sinks(),
-                                                       sources: server.sources(), defaultSinkName: info.defaultSinkName,
-                                                       defaultSourceName: info.defaultSourceName)
-            let restored = scope == .system ? after?.first { $0.isActive && $0.output != nil } : nil
-            if restored?.id != before?.id { emit(.routeChanged(from: before, to: restored, reason: .stopped)) }
+        let restored = scope == .system ? await deviceList.devices.first { $0.isActive && $0.output != nil } : nil
+        await deviceList.stop()
+        if before != nil, restored?.id != before?.id {
+            emit(.routeChanged(from: before, to: restored, reason: .stopped))
         }
         applicationTarget = nil
         failures.removeAll()
         for continuation in subscribers.values { continuation.finish() }
         subscribers.removeAll()
+    }
+
+    /// After restoring: waits (bounded) until the device list shows the default restored, or,
+    /// when the configured default was forgotten, the server's next choice.
+    private func awaitDefault(_ restoration: RestorationLedger.DefaultSinkRestoration,
+                              changes: AsyncStream<DeviceList.Change>) async {
+        let deviceList = self.deviceList
+        let expected: String? = if case .set(let name) = restoration { name } else { nil }
+        let timeout: Duration = expected == nil ? .milliseconds(500) : profileTimeout
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                if let expected, await deviceList.defaultSinkName == expected { return }
+                for await change in changes where change.defaultsChanged {
+                    if expected == nil { return }
+                    if await deviceList.defaultSinkName == expected { return }
+                }
+            }
+            group.addTask { try? await Task.sleep(for: timeout) }
+            await group.next()
+            group.cancelAll()
+        }
     }
 
     // MARK: Devices

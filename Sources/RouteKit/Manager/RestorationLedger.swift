@@ -70,13 +70,26 @@ struct RestorationLedger: Sendable {
 
     // MARK: Restoring
 
+    /// What restoring did to the default sink.
+    enum DefaultSinkRestoration: Sendable, Equatable {
+        /// Nothing: the manager never set it, or someone else changed it since.
+        case untouched
+        /// Set it to this sink.
+        case set(String)
+        /// Forgot the configured default: the server chooses.
+        case reset
+    }
+
     /// Puts back, in order: streams, defaults, ports, then profiles. Failures are logged;
-    /// restoring goes on with the next entry.
-    func restore(on server: any AudioServer, logger: Logger) async {
+    /// restoring goes on with the next entry. `reader` re-reads PipeWire's configured
+    /// defaults, to tell the manager's own from a choice made since.
+    func restore(on server: any AudioServer, reader: (any ConfiguredDefaultsReader)?,
+                 logger: Logger) async -> DefaultSinkRestoration {
         await restoreStreams(on: server, logger: logger)
-        await restoreDefaults(on: server, logger: logger)
+        let sink = await restoreDefaults(on: server, reader: reader, logger: logger)
         await restorePorts(on: server, logger: logger)
         await restoreProfiles(on: server, logger: logger)
+        return sink
     }
 
     private func restoreStreams(on server: any AudioServer, logger: Logger) async {
@@ -101,36 +114,57 @@ struct RestorationLedger: Sendable {
         }
     }
 
-    private func restoreDefaults(on server: any AudioServer, logger: Logger) async {
-        guard setSink != nil || setSource != nil, let info = try? await server.serverInfo() else { return }
-        if let setSink, info.defaultSinkName == setSink {
+    /// A default is the manager's to put back while it is still the manager's: the server
+    /// still uses it, or (the manager's sink gone) the server fell back by itself while it
+    /// still holds the manager's choice as the configured one. On PipeWire the configured
+    /// default read again says exactly whose it is.
+    private func restoreDefaults(on server: any AudioServer, reader: (any ConfiguredDefaultsReader)?,
+                                 logger: Logger) async -> DefaultSinkRestoration {
+        guard setSink != nil || setSource != nil, let info = try? await server.serverInfo() else { return .untouched }
+        let configuredNow = configured == nil ? nil : try? await reader?.configuredDefaults()
+        var result = DefaultSinkRestoration.untouched
+        if let setSink {
             let names = Set(((try? await server.sinks()) ?? []).map(\.name))
-            await restoreDefault(configured: configured.map { $0.sink }, found: foundSink, present: names, logger: logger,
-                                 set: { try await server.setDefaultSink($0) }, reset: { try await server.resetDefaultSink() })
+            let ours = configuredNow.map { $0.sink == setSink }
+                ?? (info.defaultSinkName == setSink || !names.contains(setSink))
+            if ours {
+                result = await restoreDefault(configured: configured.map { $0.sink }, found: foundSink, present: names,
+                                              logger: logger, set: { try await server.setDefaultSink($0) },
+                                              reset: { try await server.resetDefaultSink() })
+            }
         }
-        if let setSource, info.defaultSourceName == setSource {
+        if let setSource {
             let names = Set(((try? await server.sources()) ?? []).map(\.name))
-            await restoreDefault(configured: configured.map { $0.source }, found: foundSource, present: names, logger: logger,
-                                 set: { try await server.setDefaultSource($0) }, reset: { try await server.resetDefaultSource() })
+            let ours = configuredNow.map { $0.source == setSource }
+                ?? (info.defaultSourceName == setSource || !names.contains(setSource))
+            if ours {
+                _ = await restoreDefault(configured: configured.map { $0.source }, found: foundSource, present: names,
+                                         logger: logger, set: { try await server.setDefaultSource($0) },
+                                         reset: { try await server.resetDefaultSource() })
+            }
         }
+        return result
     }
 
     /// With the configured default known: that one again, or none. Otherwise the default
     /// found at start, if it is still there, else the server's own choice.
     private func restoreDefault(configured: String??, found: String?, present: Set<String>, logger: Logger,
                                 set: @Sendable (String) async throws -> Void,
-                                reset: @Sendable () async throws -> Void) async {
+                                reset: @Sendable () async throws -> Void) async -> DefaultSinkRestoration {
         switch configured {
         case .some(.some(let name)):
             await attempt("restore the configured default \(name)", logger) { try await set(name) }
+            return .set(name)
         case .some(.none):
             await attempt("forget the configured default", logger) { try await reset() }
+            return .reset
         case .none:
             if let found, present.contains(found) {
                 await attempt("restore the default \(found)", logger) { try await set(found) }
-            } else {
-                await attempt("forget the configured default", logger) { try await reset() }
+                return .set(found)
             }
+            await attempt("forget the configured default", logger) { try await reset() }
+            return .reset
         }
     }
 
