@@ -16,16 +16,17 @@ extension PulseClient {
         }
     }
 
-    /// Forgets the configured default sink: the server picks the default by itself again (by
-    /// priority on PulseAudio; by WirePlumber's rules on PipeWire, where this clears
-    /// `default.configured.audio.sink`).
+    /// Sends a default sink request without a name. On PipeWire this forgets the configured
+    /// default (`default.configured.audio.sink` is cleared and WirePlumber chooses again). On
+    /// PulseAudio 16 a missing name stands for the current default (`pa_namereg_get`), which
+    /// becomes the configured one: the protocol has no way to forget it.
     public func resetDefaultSink() async throws {
         try await command("reset the default sink") { context, userdata in
             pa_context_set_default_sink(context, nil, successCallback, userdata)
         }
     }
 
-    /// Forgets the configured default source: the server picks the default by itself again.
+    /// Sends a default source request without a name: see ``resetDefaultSink()``.
     public func resetDefaultSource() async throws {
         try await command("reset the default source") { context, userdata in
             pa_context_set_default_source(context, nil, successCallback, userdata)

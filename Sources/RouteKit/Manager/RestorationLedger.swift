@@ -123,6 +123,12 @@ struct RestorationLedger: Sendable {
         guard setSink != nil || setSource != nil, let info = try? await server.serverInfo() else { return .untouched }
         let configuredNow = configured == nil ? nil : try? await reader?.configuredDefaults()
         var result = DefaultSinkRestoration.untouched
+        var configureSink: (@Sendable (String) async throws -> Void)?
+        var configureSource: (@Sendable (String) async throws -> Void)?
+        if let reader {
+            configureSink = { try await reader.configure($0, output: true) }
+            configureSource = { try await reader.configure($0, output: false) }
+        }
         if let setSink {
             let names = Set(((try? await server.sinks()) ?? []).map(\.name))
             let ours = configuredNow.map { $0.sink == setSink }
@@ -130,7 +136,7 @@ struct RestorationLedger: Sendable {
             if ours {
                 result = await restoreDefault(configured: configured.map { $0.sink }, found: foundSink, present: names,
                                               logger: logger, set: { try await server.setDefaultSink($0) },
-                                              reset: { try await server.resetDefaultSink() })
+                                              reset: { try await server.resetDefaultSink() }, configure: configureSink)
             }
         }
         if let setSource {
@@ -140,7 +146,7 @@ struct RestorationLedger: Sendable {
             if ours {
                 _ = await restoreDefault(configured: configured.map { $0.source }, found: foundSource, present: names,
                                          logger: logger, set: { try await server.setDefaultSource($0) },
-                                         reset: { try await server.resetDefaultSource() })
+                                         reset: { try await server.resetDefaultSource() }, configure: configureSource)
             }
         }
         return result
@@ -150,20 +156,36 @@ struct RestorationLedger: Sendable {
     /// found at start, if it is still there, else the server's own choice.
     private func restoreDefault(configured: String??, found: String?, present: Set<String>, logger: Logger,
                                 set: @Sendable (String) async throws -> Void,
-                                reset: @Sendable () async throws -> Void) async -> DefaultSinkRestoration {
+                                reset: @Sendable () async throws -> Void,
+                                configure: (@Sendable (String) async throws -> Void)?) async -> DefaultSinkRestoration {
         switch configured {
         case .some(.some(let name)):
+            if !present.contains(name), let configure {
+                // pipewire-pulse refuses to make an absent device the default, but WirePlumber
+                // keeps such a choice for when the device returns: write it back as it was.
+                await attempt("restore the configured default \(name) (absent now)", logger) { try await configure(name) }
+                return .reset
+            }
             await attempt("restore the configured default \(name)", logger) { try await set(name) }
             return .set(name)
         case .some(.none):
+            // WirePlumber 0.4 prefers devices configured before (a history in its state file),
+            // so removing the key alone leaves the manager's device in use. Configuring the
+            // device found first puts it back on top; removing the key then leaves none.
+            var restored = DefaultSinkRestoration.reset
+            if let found, present.contains(found) {
+                await attempt("restore the default \(found)", logger) { try await set(found) }
+                restored = .set(found)
+            }
             await attempt("forget the configured default", logger) { try await reset() }
-            return .reset
+            return restored
         case .none:
             if let found, present.contains(found) {
                 await attempt("restore the default \(found)", logger) { try await set(found) }
                 return .set(found)
             }
-            await attempt("forget the configured default", logger) { try await reset() }
+            // PipeWire forgets the configured default; PulseAudio keeps its current choice.
+            await attempt("give the default back to the server", logger) { try await reset() }
             return .reset
         }
     }

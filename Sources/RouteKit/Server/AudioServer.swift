@@ -36,10 +36,11 @@ public protocol AudioServer: Sendable {
     func setDefaultSink(_ sink: String) async throws
     /// Makes `source` the default source.
     func setDefaultSource(_ source: String) async throws
-    /// Forgets the configured default sink, so that the server chooses one by itself again
-    /// (on PipeWire this clears `default.configured.audio.sink`).
+    /// Asks for the default sink without naming one: on PipeWire the configured default is
+    /// forgotten (`default.configured.audio.sink` cleared) and WirePlumber chooses again; on
+    /// PulseAudio the current default becomes the configured one.
     func resetDefaultSink() async throws
-    /// Forgets the configured default source, so that the server chooses one by itself again.
+    /// Asks for the default source without naming one, as ``resetDefaultSink()`` does.
     func resetDefaultSource() async throws
     /// Moves a playback stream.
     func moveSinkInput(_ sinkInput: UInt32, toSink sink: String) async throws

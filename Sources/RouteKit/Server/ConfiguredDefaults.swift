@@ -15,9 +15,27 @@ public struct ConfiguredDefaults: Hashable, Sendable {
     }
 }
 
-/// Reads a server's ``ConfiguredDefaults``.
+/// Reads a server's ``ConfiguredDefaults`` and, where it can, writes them back
+/// (``PipeWireConfiguredDefaults`` does both).
 public protocol ConfiguredDefaultsReader: Sendable {
     /// The configured defaults now. Throws when they cannot be read (the server is not
     /// PipeWire, or its tools are missing); the manager then restores the defaults it found.
     func configuredDefaults() async throws -> ConfiguredDefaults
+
+    /// Configures `name` as the default sink (`output`) or source, whether that device is
+    /// present or not; nil configures none. Throws when the reader cannot write.
+    func configure(_ name: String?, output: Bool) async throws
+}
+
+extension ConfiguredDefaultsReader {
+    /// Readers that cannot write throw ``ConfiguredDefaultsWriteUnsupported``.
+    public func configure(_ name: String?, output: Bool) async throws { throw ConfiguredDefaultsWriteUnsupported() }
+}
+
+/// A ``ConfiguredDefaultsReader`` that cannot write the configured defaults.
+public struct ConfiguredDefaultsWriteUnsupported: Error, Hashable, Sendable, CustomStringConvertible {
+    /// An error.
+    public init() {}
+    /// For people.
+    public var description: String { "this reader cannot write configured defaults" }
 }

@@ -74,6 +74,44 @@ public struct PipeWireConfiguredDefaults: ConfiguredDefaultsReader {
         return try Self.parse(run.standardOutput)
     }
 
+    /// Writes `default.configured.audio.sink` (`output`) or `.source` with
+    /// `pw-metadata -n default 0 KEY '{ "name": "NAME" }' Spa:String:JSON`, or removes it
+    /// (`-d`) for nil. WirePlumber keeps a configured default whose device is absent, and
+    /// pipewire-pulse refuses to set one: this is how such a choice is put back.
+    public func configure(_ name: String?, output: Bool) async throws {
+        let environment = self.environment ?? ProcessInfo.processInfo.environment
+        let path = try Self.locate(executable, in: environment)
+        let key = output ? Self.sinkKey : Self.sourceKey
+        let arguments = name.map { ["-n", "default", "0", key, "{ \"name\": \"\(Self.jsonEscaped($0))\" }", "Spa:String:JSON"] }
+            ?? ["-d", "-n", "default", "0", key]
+        let run = try await MetadataProcess.run([path] + arguments, environment: environment, timeout: timeout)
+        try Task.checkCancellation()
+        if run.timedOut { throw Failure.timedOut(after: timeout) }
+        switch run.termination {
+        case .exited(0): return
+        case .exited(let status): throw Failure.failed(status: status, standardError: run.standardError)
+        case .signaled(let signal): throw Failure.killed(signal: signal, standardError: run.standardError)
+        case .unknown: throw Failure.failed(status: -1, standardError: run.standardError)
+        }
+    }
+
+    /// `name` as the inside of a JSON string.
+    static func jsonEscaped(_ name: String) -> String {
+        var result = ""
+        for scalar in name.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case _ where scalar.value < 0x20: result += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count) + String(scalar.value, radix: 16)
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+
     // MARK: Parsing
 
     /// The configured defaults in `pw-metadata -n default 0`'s output: a line

@@ -33,9 +33,11 @@ extension SimulationState {
         return nil
     }
 
-    /// A NULL name: the configured default is forgotten (`pa_core_set_configured_default_sink(core, NULL)`).
+    /// No name: `pa_namereg_get` resolves it to the current default, which becomes the
+    /// configured one (`command_set_default_sink_or_source` in protocol-native.c).
     private mutating func resetDefault(_ side: Side) -> PulseError.Code? {
-        setConfiguredDefault(side, nil)
+        guard let index = defaultDevice[side], let device = devices[side][index] else { return .noSuchEntity }
+        setConfiguredDefault(side, device.name)
         return nil
     }
 

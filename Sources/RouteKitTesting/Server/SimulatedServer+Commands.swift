@@ -12,12 +12,13 @@ extension SimulatedServer {
         try run(.setDefaultSource(source))
     }
 
-    /// Forgets the configured default sink: the best sink by PulseAudio 16's rules becomes the default.
+    /// A default sink request without a name: as PulseAudio 16, the current default becomes
+    /// the configured one (fails with no such entity when there is no default).
     public func resetDefaultSink() async throws {
         try run(.resetDefaultSink)
     }
 
-    /// Forgets the configured default source: the best source becomes the default.
+    /// A default source request without a name: the current default becomes the configured one.
     public func resetDefaultSource() async throws {
         try run(.resetDefaultSource)
     }
