@@ -27,36 +27,53 @@ extension AudioDeviceManager {
         switch event {
         case .connectionStateChanged(.ready):
             requestReconcile(.reconnected)
-        case .subscription(let subscription) where subscription.kind == .new:
-            guard case .application(let selector) = scope, let target = applicationTarget else { return }
-            switch subscription.facility {
-            case .sinkInput: await follow(sinkInput: subscription.index, selector: selector, target: target)
-            case .sourceOutput: await follow(sourceOutput: subscription.index, selector: selector, target: target)
-            default: return
-            }
+        case .subscription(let subscription) where subscription.facility == .sinkInput || subscription.facility == .sourceOutput:
+            guard case .application(let selector) = scope else { return }
+            await follow(subscription, selector: selector)
         default:
             return
         }
     }
 
-    private func follow(sinkInput index: UInt32, selector: StreamSelector, target: AudioDevice) async {
-        guard let sink = target.output?.deviceName,
-              let stream = try? await server.sinkInput(at: index), selector.matches(stream.properties) else { return }
-        let from = await deviceList.sink(at: stream.sink)?.name
-        guard from != sink else { return }
-        ledger.noteMove(stream: index, output: true, name: stream.name, client: stream.client, from: from, to: sink)
-        do { try await server.moveSinkInput(index, toSink: sink) } catch {
-            logger.warning("new stream not moved", metadata: ["stream": "\(index)", "error": "\(error)"])
+    /// In application scope: a selected stream that starts, or that something else moves
+    /// (WirePlumber linking a new stream to the default a moment after it appeared), is put
+    /// on the route. Streams the selector does not match are looked up once, when they start.
+    private func follow(_ event: SubscriptionEvent, selector: StreamSelector) async {
+        let output = event.facility == .sinkInput
+        switch event.kind {
+        case .remove:
+            followedStreams.remove(StreamKey(index: event.index, output: output))
+            return
+        case .change:
+            guard followedStreams.contains(StreamKey(index: event.index, output: output)) else { return }
+        case .new:
+            break
+        }
+        if output {
+            guard let stream = try? await server.sinkInput(at: event.index), selector.matches(stream.properties) else { return }
+            followedStreams.insert(StreamKey(index: event.index, output: true))
+            guard let sink = applicationTarget?.output?.deviceName else { return }
+            let from = await deviceList.sink(at: stream.sink)?.name
+            guard from != sink else { return }
+            ledger.noteMove(stream: stream.index, output: true, name: stream.name, client: stream.client, from: from, to: sink)
+            do { try await server.moveSinkInput(stream.index, toSink: sink) } catch {
+                logger.warning("stream not moved", metadata: ["stream": "\(stream.index)", "error": "\(error)"])
+            }
+        } else {
+            guard let stream = try? await server.sourceOutput(at: event.index), selector.matches(stream.properties) else { return }
+            followedStreams.insert(StreamKey(index: event.index, output: false))
+            guard let source = applicationTarget?.input?.deviceName,
+                  let from = await deviceList.source(at: stream.source), !from.isMonitor, from.name != source else { return }
+            ledger.noteMove(stream: stream.index, output: false, name: stream.name, client: stream.client, from: from.name, to: source)
+            do { try await server.moveSourceOutput(stream.index, toSource: source) } catch {
+                logger.warning("recording not moved", metadata: ["stream": "\(stream.index)", "error": "\(error)"])
+            }
         }
     }
+}
 
-    private func follow(sourceOutput index: UInt32, selector: StreamSelector, target: AudioDevice) async {
-        guard let source = target.input?.deviceName,
-              let stream = try? await server.sourceOutput(at: index), selector.matches(stream.properties),
-              let from = await deviceList.source(at: stream.source), !from.isMonitor, from.name != source else { return }
-        ledger.noteMove(stream: index, output: false, name: stream.name, client: stream.client, from: from.name, to: source)
-        do { try await server.moveSourceOutput(index, toSource: source) } catch {
-            logger.warning("new recording not moved", metadata: ["stream": "\(index)", "error": "\(error)"])
-        }
-    }
+/// A stream an application-scoped manager keeps on the route.
+struct StreamKey: Hashable, Sendable {
+    var index: UInt32
+    var output: Bool
 }

@@ -58,6 +58,11 @@ extension AudioDeviceManager {
         var reason = reason
         for candidate in candidates where failures[candidate.id] == nil {
             if reason != .refreshed, isInPlace(candidate, defaultSource: defaultSource) {
+                // The default was already right; streams that play elsewhere (pinned there
+                // before the manager started, or while it was disconnected) join it.
+                if scope == .system, reason == .started || reason == .reconnected, let sink = candidate.output?.deviceName {
+                    await moveStreams(toSink: sink, source: candidate.input?.deviceName, selector: nil)
+                }
                 report(candidate, reason: refine(reason, to: candidate, previous: previous))
                 return
             }

@@ -89,12 +89,17 @@ extension AudioDeviceManager {
 
     /// Moves the streams in scope that are elsewhere; a stream that cannot move (it ended,
     /// or it asked never to be moved) is logged, not a failed switch.
-    private func moveStreams(toSink sink: String, source: String?, selector: StreamSelector?) async {
+    func moveStreams(toSink sink: String, source: String?, selector: StreamSelector?) async {
         let sinkIndex = await deviceList.sink(named: sink)?.index
         var sourceIndex: UInt32?
         if let source { sourceIndex = await deviceList.source(named: source)?.index }
         let playback = (try? await server.sinkInputs()) ?? []
         var moves: [(index: UInt32, output: Bool)] = []
+        if selector != nil {
+            for stream in playback where selector?.matches(stream.properties) == true {
+                followedStreams.insert(StreamKey(index: stream.index, output: true))
+            }
+        }
         for stream in playback where stream.sink != sinkIndex && (selector?.matches(stream.properties) ?? true) {
             let from = await deviceList.sink(at: stream.sink)?.name
             ledger.noteMove(stream: stream.index, output: true, name: stream.name, client: stream.client,
@@ -103,6 +108,9 @@ extension AudioDeviceManager {
         }
         if let source {
             let recording = (try? await server.sourceOutputs()) ?? []
+            for stream in recording where selector?.matches(stream.properties) == true {
+                followedStreams.insert(StreamKey(index: stream.index, output: false))
+            }
             for stream in recording where stream.source != sourceIndex && (selector?.matches(stream.properties) ?? true) {
                 guard let from = await deviceList.source(at: stream.source), !from.isMonitor else { continue }
                 ledger.noteMove(stream: stream.index, output: false, name: stream.name, client: stream.client,

@@ -50,6 +50,8 @@ public actor AudioDeviceManager {
     var call = CallAudioRecord()
     /// In application scope: the device the selected streams were last moved to.
     var applicationTarget: AudioDevice?
+    /// In application scope: the selected streams seen so far, followed when they move.
+    var followedStreams: Set<StreamKey> = []
     var pendingReason: RouteChangeReason?
     var isReconciling = false
     var reconcileWaiters: [CheckedContinuation<Void, Never>] = []
@@ -144,6 +146,7 @@ public actor AudioDeviceManager {
             emit(.routeChanged(from: before, to: restored, reason: .stopped))
         }
         applicationTarget = nil
+        followedStreams.removeAll()
         failures.removeAll()
         for continuation in subscribers.values { continuation.finish() }
         subscribers.removeAll()
