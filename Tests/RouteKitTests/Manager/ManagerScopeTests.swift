@@ -1,0 +1,130 @@
+import PulseAudio
+import RouteKit
+import SoundServerSandbox
+import TestSupport
+import Testing
+
+/// What a switch moves, on real servers: in system scope the default sink and source and
+/// every stream; in application scope (`media.role=phone`) only the selected streams, new
+/// ones included, and never the defaults or anyone else's streams. Both devices here have a
+/// microphone, so that inputs are seen to move (or stay) with outputs.
+@Suite("AudioDeviceManager on real servers: scope")
+struct ManagerScopeTests {
+    static let speaker = ConventionDevice.speakerphone(microphone: true)
+    static let headset = ConventionDevice.bluetoothHeadset("bt_headset", microphone: true)
+
+    @Test("system scope: the default sink and source and every stream move, back and forth",
+          .timeLimit(.minutes(1)), arguments: SoundServerKind.allCases)
+    func systemScope(kind: SoundServerKind) async throws {
+        try await LiveManagerRig.run(kind, scope: .system, preferences: [.kind(.bluetooth), .kind(.speakerphone)]) { rig in
+            try await rig.plug(Self.speaker)
+            let phone = try await rig.play(on: Self.speaker, role: "phone")
+            let music = try await rig.play(on: Self.speaker, role: "music")
+            let microphone = try await rig.record(from: Self.speaker, role: "phone")
+            let recorder = try await rig.record(from: Self.speaker)
+            defer { for stream in [phone, music, microphone, recorder] { stream.stop() } }
+            let playing = [phone, music], recording = [microphone, recorder]
+            try await rig.start(expecting: Self.speaker, streams: playing, recordings: recording)
+
+            var mark = await rig.recorder.count
+            try await rig.plug(Self.headset)
+            #expect(try await rig.recorder.waitForRoute(to: Self.headset.id, after: mark).reason == .deviceAppeared)
+            try await rig.expectRoute(on: Self.headset, streams: playing, recordings: recording, "after the headset appeared")
+
+            // A stream that starts afterwards, on no sink in particular, goes to the new default.
+            let later = try PacatStream(on: rig.server, .playback, device: "@DEFAULT_SINK@")
+            defer { later.stop() }
+            try await rig.expectRoute(on: Self.headset, streams: playing + [later], recordings: recording,
+                                      "with a stream started after the switch")
+
+            mark = await rig.recorder.count
+            try await rig.unplug(Self.headset)
+            #expect(try await rig.recorder.waitForRoute(to: Self.speaker.id, after: mark).reason == .deviceFailed)
+            try await rig.expectRoute(on: Self.speaker, streams: playing + [later], recordings: recording, "after the headset went")
+        }
+    }
+
+    @Test("application scope: only phone streams move, new ones too; the defaults and other streams stay",
+          .timeLimit(.minutes(1)), arguments: SoundServerKind.allCases)
+    func applicationScope(kind: SoundServerKind) async throws {
+        try await LiveManagerRig.run(kind, scope: .application(.role("phone")),
+                                     preferences: [.kind(.bluetooth), .kind(.speakerphone)]) { rig in
+            try await rig.plug(Self.speaker)
+            // The user's configured defaults, which both servers keep when other devices appear
+            // (PulseAudio 16 would otherwise move them to the headset, which it ranks higher).
+            try await rig.observer.setDefaultSink(Self.speaker.name)
+            try await rig.observer.setDefaultSource(Self.speaker.microphoneName)
+            try await rig.expectServerDefault(Self.speaker, "as configured")
+            let phone = try await rig.play(on: Self.speaker, role: "phone")
+            let phoneMicrophone = try await rig.record(from: Self.speaker, role: "phone")
+            let music = try await rig.play(on: Self.speaker, role: "music")
+            let otherRecording = try await rig.record(from: Self.speaker)
+            defer { for stream in [phone, phoneMicrophone, music, otherRecording] { stream.stop() } }
+            try await withTimeout("manager start") { try await rig.manager.start() }
+            #expect(try await rig.recorder.waitForRoute(to: Self.speaker.id, after: 0).reason == .started)
+
+            var mark = await rig.recorder.count
+            try await rig.plug(Self.headset)
+            #expect(try await rig.recorder.waitForRoute(to: Self.headset.id, after: mark).reason == .deviceAppeared)
+            try await expectApplicationRoute(rig, on: Self.headset, phone: ([phone], [phoneMicrophone]),
+                                             others: ([music], [otherRecording]), "after the headset appeared")
+
+            // Phone streams that start after the switch, on the speaker, are moved too; other
+            // new streams are left where they started.
+            let laterPhone = try PacatStream(on: rig.server, .playback, device: Self.speaker.name, properties: ["media.role": "phone"])
+            let laterPhoneMicrophone = try PacatStream(on: rig.server, .record, device: Self.speaker.microphoneName,
+                                                         properties: ["media.role": "phone"])
+            let laterMusic = try PacatStream(on: rig.server, .playback, device: Self.speaker.name, properties: ["media.role": "music"])
+            defer { for stream in [laterPhone, laterPhoneMicrophone, laterMusic] { stream.stop() } }
+            try await expectApplicationRoute(rig, on: Self.headset, phone: ([phone, laterPhone], [phoneMicrophone, laterPhoneMicrophone]),
+                                             others: ([music, laterMusic], [otherRecording]), "with streams started after the switch")
+
+            // The headset goes: the phone streams are on the speaker with the route.
+            mark = await rig.recorder.count
+            try await rig.unplug(Self.headset)
+            #expect(try await rig.recorder.waitForRoute(to: Self.speaker.id, after: mark).reason == .deviceFailed)
+            try await expectApplicationRoute(rig, on: Self.speaker, phone: ([phone, laterPhone], [phoneMicrophone, laterPhoneMicrophone]),
+                                             others: ([music, laterMusic], [otherRecording]), "after the headset went")
+        }
+    }
+
+    /// Waits until the manager's route is `device` and every phone stream plays or records
+    /// there, then checks that the defaults and the other streams stayed on the speaker.
+    private func expectApplicationRoute(_ rig: LiveManagerRig, on device: ConventionDevice,
+                                        phone: (playing: [PacatStream], recording: [PacatStream]),
+                                        others: (playing: [PacatStream], recording: [PacatStream]), _ what: String,
+                                        sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        try await rig.settle("phone streams on \(device) \(what)") {
+            guard await rig.manager.selectedAudioDevice?.id == device.id else { return false }
+            for stream in phone.playing {
+                if try await rig.sinkName(of: stream) != device.name { return false }
+            }
+            for stream in phone.recording {
+                if try await rig.sourceName(of: stream) != device.microphoneName { return false }
+            }
+            // The others must have shown up somewhere before they can be said to have stayed.
+            for stream in others.playing {
+                if try await rig.sinkName(of: stream) == nil { return false }
+            }
+            for stream in others.recording {
+                if try await rig.sourceName(of: stream) == nil { return false }
+            }
+            return true
+        }
+        let selected = await rig.manager.selectedAudioDevice
+        #expect(selected?.output?.deviceName == device.name, "\(what)", sourceLocation: sourceLocation)
+        #expect(selected?.input?.deviceName == device.microphoneName, "\(what)", sourceLocation: sourceLocation)
+        let info = try await rig.observer.serverInfo()
+        #expect(info.defaultSinkName == Self.speaker.name, "the default sink is left alone \(what)", sourceLocation: sourceLocation)
+        #expect(info.defaultSourceName == Self.speaker.microphoneName, "the default source is left alone \(what)",
+                sourceLocation: sourceLocation)
+        for stream in others.playing {
+            #expect(try await rig.sinkName(of: stream) == Self.speaker.name, "other playback is left alone \(what)",
+                    sourceLocation: sourceLocation)
+        }
+        for stream in others.recording {
+            #expect(try await rig.sourceName(of: stream) == Self.speaker.microphoneName, "other recording is left alone \(what)",
+                    sourceLocation: sourceLocation)
+        }
+    }
+}
