@@ -197,12 +197,10 @@ struct PipeWireConfiguredDefaultsTests {
         let directory = try ReaderScratchFolder()
         let script = try directory.write("hang", "#!/bin/sh\nexec sleep 600\n", executable: true)
         let reader = Reader(environment: ["PATH": "/usr/bin:/bin"], timeout: .milliseconds(300), executable: script)
-        let clock = ContinuousClock()
-        let started = clock.now
+        // The script sleeps 600 s; the guard fails the test after 15 s if the reader waits for it.
         await #expect(throws: Reader.Failure.timedOut(after: .milliseconds(300))) {
             try await withTimeout("the reader to give up") { try await reader.configuredDefaults() }
         }
-        #expect(clock.now - started < .seconds(5))
     }
 
     @Test("cancelling the read kills pw-metadata")

@@ -35,13 +35,18 @@ extension AudioDeviceManager {
         switch scope {
         case .system:
             let changes = await deviceList.changes()
+            // Where the streams are before the default moves: WirePlumber moves the streams
+            // that follow the default by itself, and stop() must still know where they were.
+            let origins = await streamLocations()
             try await makeDefault(sink: sink, source: source)
-            await moveStreams(toSink: sink, source: source, selector: nil)
+            await moveStreams(toSink: sink, source: source, selector: nil, origins: origins)
             try await confirmDefault(sink: sink, changes: changes)
             device.isActive = true
         case .application(let selector):
-            await moveStreams(toSink: sink, source: source, selector: selector)
+            // The target first: the moves below raise change events for the followed streams,
+            // which follow() handles meanwhile and must not send back to the old target.
             applicationTarget = device
+            await moveStreams(toSink: sink, source: source, selector: selector)
         }
         return device
     }
@@ -87,9 +92,20 @@ extension AudioDeviceManager {
         }
     }
 
+    /// Where each playback and recording stream is now (sink and source indexes).
+    private func streamLocations() async -> (playback: [UInt32: UInt32], recording: [UInt32: UInt32]) {
+        let playback = (try? await server.sinkInputs()) ?? []
+        let recording = (try? await server.sourceOutputs()) ?? []
+        return (Dictionary(playback.map { ($0.index, $0.sink) }) { first, _ in first },
+                Dictionary(recording.map { ($0.index, $0.source) }) { first, _ in first })
+    }
+
     /// Moves the streams in scope that are elsewhere; a stream that cannot move (it ended,
-    /// or it asked never to be moved) is logged, not a failed switch.
-    func moveStreams(toSink sink: String, source: String?, selector: StreamSelector?) async {
+    /// or it asked never to be moved) is logged, not a failed switch. `origins` says where
+    /// streams were before the switch began: a stream the server already moved along with
+    /// the default is written in the ledger as coming from there, so that stop() puts it back.
+    func moveStreams(toSink sink: String, source: String?, selector: StreamSelector?,
+                     origins: (playback: [UInt32: UInt32], recording: [UInt32: UInt32]) = ([:], [:])) async {
         let sinkIndex = await deviceList.sink(named: sink)?.index
         var sourceIndex: UInt32?
         if let source { sourceIndex = await deviceList.source(named: source)?.index }
@@ -100,22 +116,26 @@ extension AudioDeviceManager {
                 followedStreams.insert(StreamKey(index: stream.index, output: true))
             }
         }
-        for stream in playback where stream.sink != sinkIndex && (selector?.matches(stream.properties) ?? true) {
-            let from = await deviceList.sink(at: stream.sink)?.name
+        for stream in playback where selector?.matches(stream.properties) ?? true {
+            let origin = origins.playback[stream.index] ?? stream.sink
+            guard origin != sinkIndex || stream.sink != sinkIndex else { continue }
+            let from = await deviceList.sink(at: origin)?.name
             ledger.noteMove(stream: stream.index, output: true, name: stream.name, client: stream.client,
                             from: from, to: sink)
-            moves.append((stream.index, true))
+            if stream.sink != sinkIndex { moves.append((stream.index, true)) }
         }
         if let source {
             let recording = (try? await server.sourceOutputs()) ?? []
             for stream in recording where selector?.matches(stream.properties) == true {
                 followedStreams.insert(StreamKey(index: stream.index, output: false))
             }
-            for stream in recording where stream.source != sourceIndex && (selector?.matches(stream.properties) ?? true) {
-                guard let from = await deviceList.source(at: stream.source), !from.isMonitor else { continue }
+            for stream in recording where selector?.matches(stream.properties) ?? true {
+                let origin = origins.recording[stream.index] ?? stream.source
+                guard origin != sourceIndex || stream.source != sourceIndex,
+                      let from = await deviceList.source(at: origin), !from.isMonitor else { continue }
                 ledger.noteMove(stream: stream.index, output: false, name: stream.name, client: stream.client,
                                 from: from.name, to: source)
-                moves.append((stream.index, false))
+                if stream.source != sourceIndex { moves.append((stream.index, false)) }
             }
         }
         guard !moves.isEmpty else { return }

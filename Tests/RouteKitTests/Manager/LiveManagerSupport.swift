@@ -274,7 +274,7 @@ final class LiveManagerRig: Sendable {
 
     /// Starts the manager and waits until it has put the route where the policy says
     /// (nil: it leaves the server's choice alone).
-    func start(expecting device: ConventionDevice?, streams: [PacatStream] = [], recordings: [PacatStream] = [],
+    func start(expecting device: ConventionDevice?, streams: [StreamProcess] = [], recordings: [StreamProcess] = [],
                sourceLocation: SourceLocation = #_sourceLocation) async throws {
         if kind == .pipewire {
             // WirePlumber, not pipewire-pulse, makes a sink the default: without it at work
@@ -350,8 +350,8 @@ final class LiveManagerRig: Sendable {
 
     /// Starts `pacat` playing silence to `device`, optionally with a `media.role`, and waits
     /// until the server shows the stream.
-    func play(on device: ConventionDevice, role: String? = nil) async throws -> PacatStream {
-        let stream = try PacatStream(on: server, .playback, device: device.name,
+    func play(on device: ConventionDevice, role: String? = nil) async throws -> StreamProcess {
+        let stream = try StreamProcess(on: server, .playback, device: device.name,
                                        properties: role.map { ["media.role": $0] } ?? [:])
         try await waitUntil("pacat #\(stream.processID) playing on \(device)", observer: observer) {
             try await self.sinkName(of: stream) == device.name
@@ -361,7 +361,7 @@ final class LiveManagerRig: Sendable {
 
     /// The sink `stream` plays on now, as the observer reads it (nil: no such stream, or not
     /// on a sink yet).
-    func sinkName(of stream: PacatStream) async throws -> String? {
+    func sinkName(of stream: StreamProcess) async throws -> String? {
         let pid = String(stream.processID)
         guard let input = try await observer.sinkInputs().first(where: { $0.properties["application.process.id"] == pid }) else {
             return nil
@@ -371,8 +371,8 @@ final class LiveManagerRig: Sendable {
 
     /// Starts `pacat` recording from `device`'s microphone, optionally with a `media.role`, and
     /// waits until the server shows the stream.
-    func record(from device: ConventionDevice, role: String? = nil) async throws -> PacatStream {
-        let stream = try PacatStream(on: server, .record, device: device.microphoneName,
+    func record(from device: ConventionDevice, role: String? = nil) async throws -> StreamProcess {
+        let stream = try StreamProcess(on: server, .record, device: device.microphoneName,
                                        properties: role.map { ["media.role": $0] } ?? [:])
         try await waitUntil("pacat #\(stream.processID) recording from \(device)", observer: observer) {
             try await self.sourceName(of: stream) == device.microphoneName
@@ -381,7 +381,7 @@ final class LiveManagerRig: Sendable {
     }
 
     /// The source `stream` records from now, as the observer reads it.
-    func sourceName(of stream: PacatStream) async throws -> String? {
+    func sourceName(of stream: StreamProcess) async throws -> String? {
         let pid = String(stream.processID)
         guard let output = try await observer.sourceOutputs().first(where: { $0.properties["application.process.id"] == pid }) else {
             return nil
@@ -460,7 +460,7 @@ final class LiveManagerRig: Sendable {
     ///
     /// For a device with a microphone, also its source is the default, the route's input,
     /// and where every stream in `recordings` records from.
-    func expectRoute(on device: ConventionDevice, streams: [PacatStream] = [], recordings: [PacatStream] = [],
+    func expectRoute(on device: ConventionDevice, streams: [StreamProcess] = [], recordings: [StreamProcess] = [],
                      _ what: String, sourceLocation: SourceLocation = #_sourceLocation) async throws {
         try await settle("route on \(device) \(what)") {
             let selected = await self.manager.selectedAudioDevice

@@ -32,7 +32,7 @@ struct ManagerScopeTests {
             try await rig.expectRoute(on: Self.headset, streams: playing, recordings: recording, "after the headset appeared")
 
             // A stream that starts afterwards, on no sink in particular, goes to the new default.
-            let later = try PacatStream(on: rig.server, .playback, device: "@DEFAULT_SINK@")
+            let later = try StreamProcess(on: rig.server, .playback, device: "@DEFAULT_SINK@")
             defer { later.stop() }
             try await rig.expectRoute(on: Self.headset, streams: playing + [later], recordings: recording,
                                       "with a stream started after the switch")
@@ -71,10 +71,10 @@ struct ManagerScopeTests {
 
             // Phone streams that start after the switch, on the speaker, are moved too; other
             // new streams are left where they started.
-            let laterPhone = try PacatStream(on: rig.server, .playback, device: Self.speaker.name, properties: ["media.role": "phone"])
-            let laterPhoneMicrophone = try PacatStream(on: rig.server, .record, device: Self.speaker.microphoneName,
+            let laterPhone = try StreamProcess(on: rig.server, .playback, device: Self.speaker.name, properties: ["media.role": "phone"])
+            let laterPhoneMicrophone = try StreamProcess(on: rig.server, .record, device: Self.speaker.microphoneName,
                                                          properties: ["media.role": "phone"])
-            let laterMusic = try PacatStream(on: rig.server, .playback, device: Self.speaker.name, properties: ["media.role": "music"])
+            let laterMusic = try StreamProcess(on: rig.server, .playback, device: Self.speaker.name, properties: ["media.role": "music"])
             defer { for stream in [laterPhone, laterPhoneMicrophone, laterMusic] { stream.stop() } }
             try await expectApplicationRoute(rig, on: Self.headset, phone: ([phone, laterPhone], [phoneMicrophone, laterPhoneMicrophone]),
                                              others: ([music, laterMusic], [otherRecording]), "with streams started after the switch")
@@ -91,8 +91,8 @@ struct ManagerScopeTests {
     /// Waits until the manager's route is `device` and every phone stream plays or records
     /// there, then checks that the defaults and the other streams stayed on the speaker.
     private func expectApplicationRoute(_ rig: LiveManagerRig, on device: ConventionDevice,
-                                        phone: (playing: [PacatStream], recording: [PacatStream]),
-                                        others: (playing: [PacatStream], recording: [PacatStream]), _ what: String,
+                                        phone: (playing: [StreamProcess], recording: [StreamProcess]),
+                                        others: (playing: [StreamProcess], recording: [StreamProcess]), _ what: String,
                                         sourceLocation: SourceLocation = #_sourceLocation) async throws {
         try await rig.settle("phone streams on \(device) \(what)") {
             guard await rig.manager.selectedAudioDevice?.id == device.id else { return false }
