@@ -5,9 +5,9 @@ import Glibc
 /// The child gets exactly the given environment, `/dev/null` as standard input, default signal
 /// dispositions and an empty signal mask (a test runner may ignore `SIGPIPE` or block signals),
 /// and no file descriptor above 2, so that it cannot keep another child's pipe open.
-enum Spawn {
+package enum Spawn {
     /// Where the child's standard output and standard error go.
-    enum Output {
+    package enum Output {
         /// Both appended to the file at this path, which is created if needed.
         case appendingToFile(String)
         /// Standard output and standard error to these descriptors (write ends of pipes).
@@ -16,7 +16,7 @@ enum Spawn {
 
     /// Starts `commandLine[0]` (an absolute path) with `commandLine` as its arguments, from the
     /// calling thread, and returns its pid.
-    static func spawn(
+    package static func spawn(
         _ commandLine: [String],
         environment: [String: String],
         output: Output
