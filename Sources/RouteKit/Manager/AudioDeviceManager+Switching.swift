@@ -177,8 +177,10 @@ extension AudioDeviceManager {
             group.cancelAll()
             return first
         }
-        guard confirmed else {
-            let kept = await deviceList.defaultSinkName
+        // The device list may still show a sink the server has just removed: one read settles it.
+        let info = try await perform(.verification) { try await $0.serverInfo() }
+        guard confirmed, info.defaultSinkName == sink else {
+            let kept = confirmed ? info.defaultSinkName : await deviceList.defaultSinkName
             throw SwitchFailure(step: .verification,
                                 message: "the server kept \(kept.map { "\"\($0)\"" } ?? "no sink") as the default instead of \"\(sink)\"")
         }
