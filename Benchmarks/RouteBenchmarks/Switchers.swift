@@ -1,0 +1,130 @@
+import BenchmarkSupport
+import Foundation
+import PulseAudio
+import RouteKit
+import SoundServerSandbox
+
+/// Something that makes a newly connected headset the default sink: RouteKit, the server's
+/// own module, or a script. One runs at a time; each is started and stopped several times
+/// in a run, so that all three meet the same machine load.
+protocol Switcher: AnyObject {
+    /// Its name in the output.
+    var name: String { get }
+    /// Whether it says when a switch is complete (so that the round can wait for it before
+    /// the next step); one that does not acts inside the server, before the event is out.
+    var reportsSwitches: Bool { get }
+    /// Whether it makes a configured fallback the default when the headset goes.
+    var fallsBack: Bool { get }
+    /// Starts it; it acts on the next event.
+    func start(_ bench: Bench) async throws
+    /// Stops it.
+    func stop(_ bench: Bench) async
+}
+
+/// RouteKit's `AudioDeviceManager` in system scope, with its own connection, preferring
+/// Bluetooth and then the speakerphone.
+final class RouteKitSwitcher: Switcher {
+    let name = "RouteKit"
+    let reportsSwitches = true
+    let fallsBack = true
+    private var client: PulseClient?
+    private var manager: AudioDeviceManager?
+    private var forwarding: Task<Void, Never>?
+
+    /// Connects, starts a manager and forwards its events to the bench.
+    func start(_ bench: Bench) async throws {
+        let client = PulseClient(configuration: .init(server: bench.server.serverAddress, applicationName: "routekit-manager"),
+                                 logger: bench.logger)
+        try await client.connect()
+        let manager = AudioDeviceManager(server: client, scope: .system, preferences: [.kind(.bluetooth), .kind(.speakerphone)],
+                                         logger: bench.logger)
+        let events = await manager.events()
+        let signals = bench.signals
+        forwarding = Task {
+            for await event in events { signals.push(.route(event)) }
+        }
+        try await manager.start()
+        self.client = client
+        self.manager = manager
+    }
+
+    /// Stops the manager (which puts back the default it found) and disconnects.
+    func stop(_ bench: Bench) async {
+        await manager?.stop()
+        await forwarding?.value
+        client?.shutdown()
+        manager = nil
+        client = nil
+        forwarding = nil
+    }
+
+    /// The devices the manager sees, for the setup's sanity check.
+    func devices() async -> [AudioDevice] {
+        await manager?.allDevices ?? []
+    }
+}
+
+/// `module-switch-on-connect`, loaded into the server: `ignore_virtual=0`, or PulseAudio
+/// ignores null sinks.
+final class ModuleSwitcher: Switcher {
+    let name = "module-switch-on-connect"
+    let reportsSwitches = false
+    let fallsBack = false
+    private var module: UInt32?
+
+    /// Loads the module.
+    func start(_ bench: Bench) async throws {
+        module = try await bench.driver.loadModule("module-switch-on-connect", arguments: "ignore_virtual=0")
+    }
+
+    /// Unloads the module.
+    func stop(_ bench: Bench) async {
+        if let module { try? await bench.driver.unloadModule(module) }
+        module = nil
+    }
+}
+
+/// `Benchmarks/Helpers/switch-on-connect.sh` (a `pactl subscribe | while read` loop), run
+/// with bash against the sandbox; its "switched" and "fell back" lines are its reports.
+final class ScriptSwitcher: Switcher {
+    let name = "pactl subscribe script"
+    let reportsSwitches = true
+    let fallsBack = true
+    private var process: LineEmittingProcess?
+
+    /// Where the script is, beside this source folder.
+    static let scriptPath = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Helpers/switch-on-connect.sh").path
+
+    /// Starts bash on the script, and returns once its `pactl subscribe` is among the
+    /// server's clients, and 200 ms later: it subscribes once its connection is ready, which
+    /// pipewire-pulse makes it wait for. (The warm-up round catches a later subscription.)
+    func start(_ bench: Bench) async throws {
+        guard FileManager.default.fileExists(atPath: Self.scriptPath) else {
+            throw BenchError("the script is missing: \(Self.scriptPath)")
+        }
+        var environment = bench.server.environment
+        environment["PATH"] = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        let signals = bench.signals
+        process = try LineEmittingProcess(
+            executable: "/bin/bash", arguments: [Self.scriptPath, Bench.headsetPattern, Bench.speaker],
+            environment: environment, wholeGroup: true
+        ) { _, line in signals.push(.script(line)) }
+        let deadline = ContinuousClock.now + .seconds(10)
+        while ContinuousClock.now < deadline {
+            let clients = try await bench.observer.clients()
+            if clients.contains(where: { $0.properties["application.process.binary"] == "pactl" }) {
+                try await Task.sleep(for: .milliseconds(200))
+                return
+            }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        throw BenchError("the script's pactl subscribe did not connect within 10 s")
+    }
+
+    /// Ends bash, `pactl subscribe` and the loop: the whole process group.
+    func stop(_ bench: Bench) async {
+        process?.stop()
+        process = nil
+    }
+}
