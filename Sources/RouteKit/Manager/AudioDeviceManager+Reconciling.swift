@@ -71,7 +71,9 @@ extension AudioDeviceManager {
                 report(routed, reason: refine(reason, to: routed, previous: previous))
                 return
             } catch {
-                failures[candidate.id] = candidate
+                // A default the server has not confirmed in time may still come: the device is
+                // tried again on the next pass rather than set aside until it changes.
+                if error.step != .verification { failures[candidate.id] = candidate }
                 // The route's own device vanishing under the switch is that device failing, not
                 // a failed switch: the server announces the default it moved before the device
                 // it removes, so a pass can try to put the route back on a device already gone.
