@@ -180,29 +180,9 @@ private struct MetadataToolFailed: Error, CustomStringConvertible {
 /// may change nothing that pipewire-pulse reports, so PulseAudio events cannot wake the check.)
 private func waitForMetadata(_ what: String, on server: SandboxServer,
                              _ condition: @escaping @Sendable ([String: String]) -> Bool) async throws {
-    let monitor = Process()
-    monitor.executableURL = URL(fileURLWithPath: "/usr/bin/pw-metadata")
-    monitor.arguments = ["--monitor", "-n", "default", "0"]
-    monitor.environment = server.environment
-    let pipe = Pipe()
-    monitor.standardOutput = pipe
-    monitor.standardError = FileHandle.nullDevice
-    let (changes, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
-    try monitor.run()
-    try? pipe.fileHandleForWriting.close()
-    // A thread of its own blocks on the pipe (no dispatch source: one still watching the
-    // descriptor when the handle goes away crashes libdispatch); it ends at end of file, when
-    // pw-metadata is killed.
-    let output = pipe.fileHandleForReading
-    let reader = Thread {
-        while !output.availableData.isEmpty { continuation.yield() }
-        continuation.finish()
-    }
-    reader.start()
-    defer {
-        kill(monitor.processIdentifier, SIGKILL)
-        monitor.waitUntilExit()
-    }
+    let monitor = try PipeWireMetadataMonitor(server: server)
+    defer { monitor.stop() }
+    let changes = monitor.changes
     try await withTimeout(what) {
         if condition(try await metadataKeys(on: server)) { return }
         for await _ in changes {
