@@ -17,11 +17,12 @@ public final class LineEmittingProcess: Sendable {
     public var processID: Int32 { process.processIdentifier }
 
     /// Starts `executable` with `arguments` and exactly `environment` (nothing inherited);
-    /// `onLine` is called on the reader thread for every line, in order.
-    /// Standard input stays open until ``stop()``.
+    /// `onLine` is called on the reader thread for every line, in order, then `onEnd` once
+    /// the output ends. Standard input stays open until ``stop()``.
     public init(executable: String, arguments: [String], environment: [String: String],
                 wholeGroup: Bool = false,
-                onLine: @escaping @Sendable (ContinuousClock.Instant, String) -> Void) throws {
+                onLine: @escaping @Sendable (ContinuousClock.Instant, String) -> Void,
+                onEnd: @escaping @Sendable () -> Void = {}) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
@@ -44,6 +45,7 @@ public final class LineEmittingProcess: Sendable {
                     pending.removeSubrange(...newline)
                 }
             }
+            onEnd()
         }
         try process.run()
         reader.start()
