@@ -58,17 +58,9 @@ extension AudioDeviceManager {
                 logger.warning("could not restore the profile", metadata: ["card": "\(card)", "error": "\(error)"])
                 continue
             }
-            let deviceList = self.deviceList, timeout = profileTimeout
-            await withTaskGroup(of: Void.self) { group in
-                group.addTask {
-                    if await deviceList.card(named: card)?.activeProfileName == switched.original { return }
-                    for await _ in changes where await deviceList.card(named: card)?.activeProfileName == switched.original {
-                        return
-                    }
-                }
-                group.addTask { try? await Task.sleep(for: timeout) }
-                await group.next()
-                group.cancelAll()
+            let deviceList = self.deviceList
+            _ = await waitOnDeviceList(changes, timeout: profileTimeout) { _ -> Bool? in
+                await deviceList.card(named: card)?.activeProfileName == switched.original ? true : nil
             }
         }
     }

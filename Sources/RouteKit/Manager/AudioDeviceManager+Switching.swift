@@ -160,23 +160,11 @@ extension AudioDeviceManager {
     /// says it happened. PulseAudio says so at once; on PipeWire the default changes when
     /// WirePlumber has acted on the request, a moment after pipewire-pulse answered it.
     private func confirmDefault(sink: String, changes: AsyncStream<DeviceList.Change>) async throws(SwitchFailure) {
-        let deviceList = self.deviceList, timeout = profileTimeout
-        let confirmed = await withTaskGroup(of: Bool.self) { group in
-            group.addTask {
-                if await deviceList.defaultSinkName == sink { return true }
-                for await change in changes where change.defaultsChanged {
-                    if await deviceList.defaultSinkName == sink { return true }
-                }
-                return false
-            }
-            group.addTask {
-                try? await Task.sleep(for: timeout)
-                return false
-            }
-            let first = await group.next() ?? false
-            group.cancelAll()
-            return first
-        }
+        let deviceList = self.deviceList
+        let confirmed = await waitOnDeviceList(changes, timeout: profileTimeout) { change -> Bool? in
+            guard change?.defaultsChanged ?? true else { return nil }
+            return await deviceList.defaultSinkName == sink ? true : nil
+        } ?? false
         // The device list may still show a sink the server has just removed: one read settles it.
         let info = try await perform(.verification) { try await $0.serverInfo() }
         guard confirmed, info.defaultSinkName == sink else {
@@ -202,24 +190,15 @@ extension AudioDeviceManager {
     /// timeout. `changes` must be subscribed before the request that leads there.
     func awaitDevice(_ id: AudioDevice.ID, changes: AsyncStream<DeviceList.Change>,
                      until isReady: @escaping @Sendable (AudioDevice) -> Bool) async -> AudioDevice? {
-        let deviceList = self.deviceList, timeout = profileTimeout
-        return await withTaskGroup(of: AudioDevice?.self) { group in
-            group.addTask {
-                if let device = await deviceList.device(id), isReady(device) { return device }
-                for await change in changes {
-                    if change.removed.contains(id) { return nil }
-                    guard change.added.contains(id) || change.changed.contains(id) else { continue }
-                    if let device = await deviceList.device(id), isReady(device) { return device }
-                }
-                return nil
+        let deviceList = self.deviceList
+        let outcome: AudioDevice?? = await waitOnDeviceList(changes, timeout: profileTimeout) { change in
+            if let change {
+                if change.removed.contains(id) { return .some(nil) }
+                guard change.added.contains(id) || change.changed.contains(id) else { return nil }
             }
-            group.addTask {
-                try? await Task.sleep(for: timeout)
-                return nil
-            }
-            let first = await group.next() ?? nil
-            group.cancelAll()
-            return first
+            guard let device = await deviceList.device(id), isReady(device) else { return nil }
+            return .some(device)
         }
+        return outcome ?? nil
     }
 }

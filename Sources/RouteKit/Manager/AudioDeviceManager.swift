@@ -159,17 +159,10 @@ public actor AudioDeviceManager {
         let deviceList = self.deviceList
         let expected: String? = if case .set(let name) = restoration { name } else { nil }
         let timeout: Duration = expected == nil ? .milliseconds(500) : profileTimeout
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask {
-                if let expected, await deviceList.defaultSinkName == expected { return }
-                for await change in changes where change.defaultsChanged {
-                    if expected == nil { return }
-                    if await deviceList.defaultSinkName == expected { return }
-                }
-            }
-            group.addTask { try? await Task.sleep(for: timeout) }
-            await group.next()
-            group.cancelAll()
+        _ = await waitOnDeviceList(changes, timeout: timeout) { change -> Bool? in
+            guard let expected else { return change?.defaultsChanged == true ? true : nil }
+            guard change?.defaultsChanged ?? true else { return nil }
+            return await deviceList.defaultSinkName == expected ? true : nil
         }
     }
 
