@@ -189,7 +189,7 @@ struct ManagerRestoreTests {
         #expect(try await server.sink(named: Self.laptopSink)?.activePortName == "analog-output-headphones")
 
         let manager = AudioDeviceManager(server: server, preferences: [.kind(.speakerphone)], logger: RestoreRig.logger)
-        let events = await manager.events()
+        let events = manager.events()
         try await manager.start()
         try await awaitRouteChange(to: Self.speaker, in: events)
         #expect(try await server.sink(named: Self.laptopSink)?.activePortName == "analog-output-speaker")
@@ -210,7 +210,7 @@ struct ManagerRestoreTests {
         #expect(try await server.serverInfo().defaultSinkName == Self.laptopSink)
 
         let manager = AudioDeviceManager(server: server, preferences: [.kind(.bluetooth)], logger: RestoreRig.logger)
-        let events = await manager.events()
+        let events = manager.events()
         try await manager.start()
         try await awaitRouteChange(to: Self.headset, in: events)
         #expect(try await server.card(named: Self.headsetCard)?.activeProfileName == "a2dp_sink")
@@ -232,7 +232,7 @@ struct ManagerRestoreTests {
 
         let manager = AudioDeviceManager(server: server, preferences: [.kind(.bluetooth)], profileTimeout: .seconds(10),
                                          logger: RestoreRig.logger)
-        let events = await manager.events()
+        let events = manager.events()
         try await manager.start()
         try await awaitRouteChange(to: Self.headset, in: events)
         await manager.activateCallAudio()
@@ -331,7 +331,7 @@ private struct RestoreRig: Sendable {
 
     /// Starts `manager` and waits for its route change to `device`.
     func startAndAwaitRoute(_ manager: AudioDeviceManager, to device: AudioDevice.ID) async throws {
-        let events = await manager.events()
+        let events = manager.events()
         try await manager.start()
         try await awaitRouteChange(to: device, in: events)
     }

@@ -122,7 +122,7 @@ struct ManagerChoiceTests {
             defer { stream.stop() }
 
             try await rig.start(expecting: speaker, streams: [stream])
-            let kinds = Dictionary(await rig.manager.audioDevices.map { ($0.id, $0.kind) }) { first, _ in first }
+            let kinds = Dictionary(try await rig.manager.audioDevices.map { ($0.id, $0.kind) }) { first, _ in first }
             #expect(kinds[hdmi.id] == .external)
             #expect(kinds[virtual.id] == .virtual)
             #expect(kinds[speaker.id] == .speakerphone)

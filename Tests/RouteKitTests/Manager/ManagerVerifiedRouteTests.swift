@@ -98,8 +98,8 @@ struct ManagerVerifiedRouteTests {
                 await rig.manager.setPreferences(preferences)
                 // setPreferences returns once the switch is verified: no waiting needed for
                 // the manager's side.
-                #expect(await rig.manager.selectedAudioDevice?.id == expected.id, "\(preferences)")
-                #expect(await rig.manager.selectedAudioDevice?.output?.deviceName == (try await rig.defaultSink()),
+                #expect(rig.manager.selectedAudioDevice?.id == expected.id, "\(preferences)")
+                #expect(rig.manager.selectedAudioDevice?.output?.deviceName == (try await rig.defaultSink()),
                         "reported route = server default for \(preferences)")
                 #expect(try await rig.recorder.waitForRoute(to: expected.id, after: mark).reason == .preferencesChanged)
                 try await rig.expectRoute(on: expected, streams: [stream], "for \(preferences)")
