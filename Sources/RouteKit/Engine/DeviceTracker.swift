@@ -49,6 +49,14 @@ struct DeviceTracker: Sendable {
             let key = Key(facility: event.facility, index: event.facility == .server ? 0 : event.index)
             if last.updateValue(event.kind, forKey: key) == nil { order.append(key) }
         }
+        if last[Key(facility: .server, index: 0)] != nil {
+            // The server announces a default it moved before the device it removes: the old
+            // defaults are looked up in the same round, so that a removal is seen with it.
+            for key in [defaultSinkKey, defaultSourceKey].compactMap({ $0 }) where last[key] == nil {
+                last[key] = .change
+                order.append(key)
+            }
+        }
         var change = Change()
         var lookups: [Key] = []
         for key in order {
@@ -69,6 +77,14 @@ struct DeviceTracker: Sendable {
     private struct Key: Hashable, Sendable {
         var facility: SubscriptionEvent.Facility
         var index: UInt32
+    }
+
+    private var defaultSinkKey: Key? {
+        state.sinks.values.first { $0.name == state.defaultSinkName }.map { Key(facility: .sink, index: $0.index) }
+    }
+
+    private var defaultSourceKey: Key? {
+        state.sources.values.first { $0.name == state.defaultSourceName }.map { Key(facility: .source, index: $0.index) }
     }
 
     private enum Answer: Sendable {

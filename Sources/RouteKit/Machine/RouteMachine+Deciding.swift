@@ -35,10 +35,11 @@ extension RouteMachine {
            !(appeared.contains(target.id) && target.id != current.id) {
             target = same
         }
+        let refined = refine(reason, to: target, appeared: appeared)
         if isInPlace(target) {
-            return report(target, reason: reason)
+            return report(target, reason: refined)
         }
-        return beginSwitch(to: target, reason: refine(reason, to: target, appeared: appeared), now: now)
+        return beginSwitch(to: target, reason: refined, now: now)
     }
 
     /// Whether `device` already carries the route: no profile to select, and (system scope)
@@ -144,8 +145,14 @@ extension RouteMachine {
     private func refine(_ reason: RouteChangeReason, to target: AudioDevice, appeared: Set<AudioDevice.ID>) -> RouteChangeReason {
         switch reason {
         case .deviceChanged, .changedElsewhere, .deviceAppeared, .deviceFailed:
-            if appeared.contains(target.id) { return .deviceAppeared }
-            if let route, route.id != target.id, !isStillCandidate(route.id) { return .deviceFailed }
+            // A jack plugged makes the headphones available and the speaker unavailable; a
+            // jack pulled makes the headphones unavailable and the speaker merely unknown: the
+            // side with positive news names the change.
+            let arrived = appeared.contains(target.id)
+            let oldFailed = route.map { $0.id != target.id && !isStillCandidate($0.id) } ?? false
+            if arrived, target.availability == .available { return .deviceAppeared }
+            if oldFailed || reason == .deviceFailed { return .deviceFailed }
+            if arrived { return .deviceAppeared }
             return reason == .deviceAppeared ? .deviceChanged : reason
         default:
             return reason

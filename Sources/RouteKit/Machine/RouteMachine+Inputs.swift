@@ -68,7 +68,14 @@ extension RouteMachine {
 
         // No switch under way: what changed decides the reason.
         let routeLost = oldRoute.map { old in !(device(old.id).map(RoutePolicy.isUsable) ?? false) } ?? false
-        if configuration.isSystemScope, defaultsMoved, !routeLost, let oldRoute, current?.id != oldRoute.id {
+        // The server itself moving the default to a device that just arrived (WirePlumber
+        // does) is no one taking it away: the arrival is decided on as such.
+        // Nor is the server falling back while the route's device is re-created (removed and
+        // added again in one batch, as in a reconnect storm).
+        let serverPickedNewcomer = current.map { newcomers.contains($0.id) } ?? false
+        let routeRecreated = oldRoute.map { added.contains($0.id) } ?? false
+        if configuration.isSystemScope, defaultsMoved, !routeLost, !serverPickedNewcomer, !routeRecreated,
+           let oldRoute, current?.id != oldRoute.id {
             // Someone else moved the default away from a route that is still there.
             ledger.defaultSinkTaken()
             overrides = overrides.filter { now - $0 < configuration.overrideWindow } + [now]

@@ -111,6 +111,9 @@ struct SimulatedScenarioTests {
         _ = try server.addCard(.laptopAnalog())
         _ = try server.addCard(Self.firstHeadset)
         _ = try server.addCard(Self.secondHeadset)
+        // Neither headset carries the route yet (a headset in use would stay: it satisfies the
+        // preference already).
+        try await server.setDefaultSink(Self.laptopSink)
         let manager = AudioDeviceManager(server: server, preferences: [.kind(.bluetooth), .kind(.speakerphone)], logger: .forTests())
         let log = await EventLog.recording(manager)
         try await manager.start()
