@@ -163,7 +163,7 @@ struct EngineLoop: Sendable {
     /// answers are performed in turn.
     private mutating func perform(_ initial: [RouteAction]) async {
         var actions = initial[...]
-        while let action = actions.popFirst() {
+        while !Task.isCancelled, let action = actions.popFirst() {
             switch action {
             case .emit(let event):
                 logger.debug("\(event)")

@@ -182,9 +182,15 @@ extension RouteMachine {
         guard let pending, pending.device.id == id else { return [] }
         self.pending = nil
         guard failure.isAboutTheDevice else {
-            // The connection went, or the request was cut short: the device is not to blame,
-            // and the route is decided again once the connection is back.
-            return failure.code == .connectionTerminated || failure.code == .badState ? [] : decide(pending.reason, now: now)
+            if failure.isConnectionLossOrCancellation {
+                // The connection went, or the request was cut short: the device is not to
+                // blame, and the route is decided again once the connection is back.
+                return []
+            }
+            // The server did not answer in time: like a switch it never confirmed, the device
+            // is not tried again until it changes, and the next one is.
+            unconfirmed[id] = device(id) ?? pending.device
+            return fail(device(id) ?? pending.device, failure, setAside: false, now: now)
         }
         return fail(device(id) ?? pending.device, failure, setAside: true, now: now)
     }
@@ -291,6 +297,12 @@ extension SwitchFailure {
     var isAboutTheDevice: Bool {
         guard let code else { return step != .verification && step != .moveStreams && !isCancellation }
         return ![.connectionTerminated, .connectionRefused, .timeout, .badState, .invalidServer, .protocolError].contains(code)
+    }
+
+    /// Whether the request was cut short by the connection going, or by cancellation.
+    var isConnectionLossOrCancellation: Bool {
+        guard let code else { return isCancellation }
+        return [.connectionTerminated, .connectionRefused, .badState, .invalidServer].contains(code)
     }
 
     private var isCancellation: Bool { message.hasPrefix("cancelled") }

@@ -94,6 +94,14 @@ extension AudioDeviceManager: Service {
             stopSignal.fire()
         }
         core.withShared { $0.inputs = nil }
+        // Commands that came after the loop's last wake change only what the next run keeps.
+        queue.finish()
+        while let leftovers = await queue.nextBatch() {
+            for case .command(let command, let ticket) in leftovers {
+                _ = core.machine { $0.handle(command, now: .now) }
+                ticket.punch()
+            }
+        }
         await finish()
     }
 

@@ -327,6 +327,11 @@ final class LiveManagerRig: Sendable {
         return index
     }
 
+    /// Forgets every module loaded so far: after a server restart they are gone with it.
+    func forgetModules() {
+        modules.withLock { $0.removeAll() }
+    }
+
     /// Unloads `device`'s modules (its microphone first) and returns once the server answered.
     func unloadQuickly(_ device: ConventionDevice) async throws {
         guard let indexes = modules.withLock({ $0.removeValue(forKey: device.name) }) else {
