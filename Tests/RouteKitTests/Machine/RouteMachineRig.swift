@@ -36,16 +36,17 @@ enum MachineDevices {
         case headsetUnit = "headset-head-unit"
     }
 
-    /// A Bluetooth headset with a card: in A2DP it plays only (its microphone needs the
-    /// headset profile, its ``AudioDevice/callProfile``); in the headset profile it does both.
-    /// `callProfile: false` is a headset whose card offers no profile with a microphone.
+    /// A Bluetooth headset with a card: in A2DP it plays only (its microphone port has no
+    /// source until the headset profile, its ``AudioDevice/callProfile``, is selected); in the
+    /// headset profile it does both. `callProfile: false` is a headset whose card offers no
+    /// profile with a microphone.
     static func bluetoothHeadset(_ address: String = "00_1B_66_AA_BB_CC", profile: BluetoothProfile = .a2dp,
                                  callProfile: Bool = true, availability: PortAvailability = .unknown) -> AudioDevice {
         let card = "bluez_card.\(address)"
         let sink = "bluez_output.\(address).\(profile.rawValue)"
-        let input: AudioDevice.Endpoint? = profile == .headsetUnit
-            ? .init(deviceName: "bluez_input.\(address).\(profile.rawValue)", port: "headset-input",
-                    profile: profile.rawValue, description: "Headset microphone")
+        let input: AudioDevice.Endpoint? = callProfile
+            ? .init(deviceName: profile == .headsetUnit ? "bluez_input.\(address).\(profile.rawValue)" : nil,
+                    port: "headset-input", profile: BluetoothProfile.headsetUnit.rawValue, description: "Headset microphone")
             : nil
         return AudioDevice(
             id: AudioDevice.ID(rawValue: "\(card)/headset-output"), kind: .bluetooth, description: "Headset \(address)",
