@@ -63,6 +63,31 @@ struct RouteMachineCallAudioTests {
         #expect(rig.machine.route?.input?.deviceName == inCall.input?.deviceName)
     }
 
+    @Test func aCardStillBringingUpTheCallProfileIsWaitedFor() throws {
+        // The card is on the headset profile already, its sink and source not there yet (a
+        // Bluetooth SCO link takes a moment): that is what profileTimeout is for, not a device
+        // that went away.
+        var rig = onHeadset()
+        _ = rig.handle(.callAudio(true))
+        rig.machine.record(.profile(card: card, original: "a2dp-sink", selected: "headset-head-unit"))
+        let comingUp = inCall.altered {
+            $0.output?.deviceName = nil
+            $0.input?.deviceName = nil
+        }
+        rig.advance(.milliseconds(200))
+        let halfway = rig.change(comingUp, defaultSink: speaker.sinkName)
+        #expect(halfway.failures.isEmpty)
+        #expect(halfway.plans.isEmpty)
+        #expect(rig.machine.pending?.stage == .profile("headset-head-unit"))
+        #expect(rig.machine.route?.id == headset.id)
+
+        rig.advance(.milliseconds(300))
+        let shown = rig.change(inCall, defaultSink: speaker.sinkName)
+        #expect(shown.routedTo == [headset.id])
+        _ = rig.settle(shown)
+        #expect(rig.machine.route?.input?.deviceName == inCall.input?.deviceName)
+    }
+
     @Test func endingCallAudioPutsTheProfileBack() throws {
         var rig = onHeadset()
         _ = inACall(&rig)
