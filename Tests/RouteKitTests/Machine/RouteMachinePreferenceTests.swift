@@ -162,6 +162,20 @@ struct RouteMachinePreferenceTests {
         #expect(rig.settle(virtual).routeChanges == [SeenRouteChange(hdmi.id, null.id, .preferencesChanged)])
     }
 
+    @Test func theIssuesDaemonPrefersBluetoothThenTheEarpiece() {
+        // `routectl daemon --prefer bluetooth --prefer earpiece`, on a phone.
+        let earpiece = MachineDevices.earpiece()
+        var rig = MachineRig([speaker, earpiece, headset], defaultSink: speaker.sinkName,
+                             preferences: PreferenceList(preferred: .kind(.bluetooth), fallback: .kind(.earpiece)))
+        let started = rig.start()
+        #expect(started.routedTo == [headset.id])
+        _ = rig.settle(started)
+
+        let gone = rig.unplug(headset.id)  // the server falls back to the speaker
+        #expect(gone.routedTo == [earpiece.id])
+        #expect(rig.settle(gone).routeChanges == [SeenRouteChange(headset.id, earpiece.id, .deviceFailed)])
+    }
+
     // MARK: The manual selection
 
     @Test func theSelectionWinsIsStickyAndIsDroppedWhenItsDeviceGoes() {
