@@ -121,8 +121,8 @@ struct RouteMachineCallAudioTests {
         #expect(said.contains(.restoreDefaultSource(builtInMicrophone)))
     }
 
-    @Test func aDeviceWithoutACallProfileIsUsedAsItIs() {
-        let plain = MachineDevices.bluetoothHeadset(callProfile: false)
+    @Test(arguments: [MachineDevices.bluetoothHeadset(callProfile: false), MachineDevices.bluetoothSink()])
+    func aDeviceWithoutACallProfileIsUsedAsItIs(_ plain: AudioDevice) {
         var rig = MachineRig([speaker, plain], defaultSink: speaker.sinkName, defaultSource: builtInMicrophone,
                              preferences: PreferenceList([.kind(.bluetooth)]))
         _ = rig.settle(rig.start())
@@ -156,6 +156,35 @@ struct RouteMachineCallAudioTests {
         #expect(said.profileSelections.map(\.device) == [headset.id])
         #expect(said.routeChanges == [SeenRouteChange(speaker.id, headset.id, .callStarted)])
         #expect(rig.machine.route?.input?.deviceName == inCall.input?.deviceName)
+    }
+
+    @Test func aSelectionSurvivesItsCardSwitchingToTheCallProfileAndBack() throws {
+        // The selection holds "for as long as its device is present and not unavailable": a
+        // card between two profiles is both.
+        var rig = MachineRig([speaker, headset], defaultSink: speaker.sinkName, defaultSource: builtInMicrophone,
+                             preferences: PreferenceList([.kind(.speakerphone)]))
+        _ = rig.settle(rig.start())
+        _ = rig.settle(rig.handle(.select(headset.id)))
+        #expect(rig.machine.route?.id == headset.id)
+
+        var said = rig.handle(.callAudio(true))
+        rig.machine.record(.profile(card: card, original: "a2dp-sink", selected: "headset-head-unit"))
+        let comingUp = inCall.altered {
+            $0.output?.deviceName = nil
+            $0.input?.deviceName = nil
+        }
+        said += rig.change(comingUp, defaultSink: speaker.sinkName)
+        #expect(rig.machine.selection == headset.id)
+        let shown = rig.change(inCall, defaultSink: speaker.sinkName)
+        said += shown + rig.settle(shown)
+        #expect(rig.machine.route?.input?.deviceName == inCall.input?.deviceName)
+
+        said += rig.handle(.callAudio(false))
+        let back = rig.change(headset, defaultSink: speaker.sinkName, defaultSource: builtInMicrophone)
+        said += back + rig.settle(back)
+        #expect(!said.routedTo.contains(speaker.id))
+        #expect(rig.machine.selection == headset.id)
+        #expect(rig.machine.route?.id == headset.id)
     }
 
     @Test func stoppingEndsCallAudio() {
