@@ -69,6 +69,16 @@ struct RouteMachineReasonTests {
         #expect(said.routeChanges == [SeenRouteChange(headset.id, speaker.id, .deviceFailed)])
     }
 
+    @Test func deviceChanged() {
+        // The preferred headset was refused; its port's availability changes: worth a try.
+        var rig = MachineRig([speaker, headset], defaultSink: speaker.sinkName,
+                             preferences: PreferenceList([.kind(.bluetooth), .kind(.speakerphone)]))
+        _ = rig.start()
+        _ = rig.machine.switchFailed(headset.id, refusal(), now: rig.now)
+        let said = rig.change(headset.altered { $0.availability = .available })
+        #expect(rig.settle(said).routeChanges == [SeenRouteChange(speaker.id, headset.id, .deviceChanged)])
+    }
+
     @Test func changedElsewhere() {
         var rig = onSpeaker([], also: [hdmi])
         rig.advance(.seconds(1))
