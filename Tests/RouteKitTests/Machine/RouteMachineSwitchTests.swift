@@ -114,6 +114,17 @@ struct RouteMachineSwitchTests {
         #expect(changed.routedTo == [headset.id])
     }
 
+    @Test func aRefusedDeviceIsTriedAgainWhenItReconnects() {
+        var rig = MachineRig([speaker, headset], defaultSink: speaker.sinkName,
+                             preferences: PreferenceList([.kind(.bluetooth), .kind(.speakerphone)]))
+        _ = rig.start()
+        _ = rig.machine.switchFailed(headset.id, refusal(), now: rig.now)
+        #expect(rig.unplug(headset.id).plans.isEmpty)
+        let back = rig.plug(headset)
+        #expect(back.routedTo == [headset.id])
+        #expect(rig.settle(back).routeChanges == [SeenRouteChange(speaker.id, headset.id, .deviceAppeared)])
+    }
+
     @Test func aRefusedDeviceIsTriedAgainWhenTheApplicationAsks() {
         var rig = MachineRig([speaker, headset], defaultSink: speaker.sinkName,
                              preferences: PreferenceList([.kind(.bluetooth), .kind(.speakerphone)]))
