@@ -107,6 +107,17 @@ struct RouteMachineOverrideTests {
         #expect(selected.routedTo == [headset.id])
     }
 
+    @Test func aSelectionIsPutBackToo() {
+        let hdmi = MachineDevices.hdmi()
+        var rig = MachineRig([speaker, headset, hdmi], defaultSink: speaker.sinkName)
+        _ = rig.settle(rig.start())
+        _ = rig.settle(rig.handle(.select(hdmi.id)))
+        let taken = override(&rig, after: .seconds(1))
+        #expect(taken.routedTo == [hdmi.id])
+        _ = rig.settle(taken)
+        #expect(rig.machine.route?.id == hdmi.id)
+    }
+
     @Test func withoutAPreferenceSomeoneElsesChoiceStands() {
         var rig = MachineRig([speaker, headset], defaultSink: speaker.sinkName)
         _ = rig.start()
