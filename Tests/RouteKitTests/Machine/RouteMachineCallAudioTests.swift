@@ -119,6 +119,10 @@ struct RouteMachineCallAudioTests {
         let back = rig.change(headset, defaultSink: speaker.sinkName, defaultSource: webcam.input?.deviceName)
         said += back + rig.settle(back)
         #expect(said.contains(.restoreDefaultSource(builtInMicrophone)))
+        // Profiles first, the default source last.
+        let profileAt = said.firstIndex { if case .restoreProfile = $0 { true } else { false } }
+        let sourceAt = said.firstIndex(of: .restoreDefaultSource(builtInMicrophone))
+        #expect(profileAt != nil && sourceAt != nil && profileAt! < sourceAt!)
     }
 
     @Test(arguments: [MachineDevices.bluetoothHeadset(callProfile: false), MachineDevices.bluetoothSink()])
