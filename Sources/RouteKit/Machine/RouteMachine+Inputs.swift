@@ -195,15 +195,10 @@ extension RouteMachine {
         guard let pending, pending.device.id == id else { return [] }
         self.pending = nil
         guard failure.isAboutTheDevice else {
-            if failure.isConnectionLossOrCancellation {
-                // The connection went, or the request was cut short: the device is not to
-                // blame, and the route is decided again once the connection is back.
-                return []
-            }
-            // The server did not answer in time: like a switch it never confirmed, the device
-            // is not tried again until it changes, and the next one is.
-            unconfirmed[id] = device(id) ?? pending.device
-            return fail(device(id) ?? pending.device, failure, setAside: false, now: now)
+            // The connection went, the server did not answer in time, or the request was cut
+            // short: the device is not to blame. The route is decided again on the next event
+            // (a reconnection brings one), not at once, so that a cancelled loop cannot spin.
+            return []
         }
         return fail(device(id) ?? pending.device, failure, setAside: true, now: now)
     }
@@ -319,12 +314,6 @@ extension SwitchFailure {
     var isAboutTheDevice: Bool {
         guard let code else { return step != .verification && step != .moveStreams && !isCancellation }
         return ![.connectionTerminated, .connectionRefused, .timeout, .badState, .invalidServer, .protocolError].contains(code)
-    }
-
-    /// Whether the request was cut short by the connection going, or by cancellation.
-    var isConnectionLossOrCancellation: Bool {
-        guard let code else { return isCancellation }
-        return [.connectionTerminated, .connectionRefused, .badState, .invalidServer].contains(code)
     }
 
     private var isCancellation: Bool { message.hasPrefix("cancelled") }
