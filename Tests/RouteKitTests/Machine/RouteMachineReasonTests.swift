@@ -131,7 +131,7 @@ struct RouteMachineReasonTests {
         _ = rig.machine.connectionLost()
         let back = rig.machine.connectionRestored(devices: rig.devices, defaultSink: speaker.sinkName, defaultSource: nil,
                                                   now: rig.now)
-        #expect(rig.settle(back).routeChanges == [SeenRouteChange(speaker.id, headset.id, .reconnected)])
+        #expect(rig.settle(back).routeChanges == [SeenRouteChange(nil, headset.id, .reconnected)])
     }
 
     @Test func stopped() {

@@ -173,7 +173,7 @@ struct RouteMachineSwitchTests {
         let back = rig.machine.connectionRestored(devices: rig.devices, defaultSink: speaker.sinkName, defaultSource: nil,
                                                   now: rig.now)
         #expect(back.routedTo == [headset.id])
-        #expect(rig.settle(back).routeChanges == [SeenRouteChange(speaker.id, headset.id, .reconnected)])
+        #expect(rig.settle(back).routeChanges == [SeenRouteChange(nil, headset.id, .reconnected)])
     }
 
     // MARK: Unconfirmed switches (defect 9)

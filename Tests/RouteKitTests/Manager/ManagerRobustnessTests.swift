@@ -62,6 +62,7 @@ struct ManagerRobustnessTests {
                 try await rig.plug(expected)
                 try await rig.settle("round \(round): the route on \(expected)") {
                     try await rig.defaultSink() == expected.name && rig.manager.selectedAudioDevice?.id == expected.id
+                        && rig.manager.state.isConnected
                 }
                 let took = ContinuousClock.now - plugged
                 #expect(took < .seconds(1), "round \(round): \(took) to re-apply the preference")
