@@ -13,6 +13,7 @@ struct EngineLoop: Sendable {
     let queue: InputQueue<EngineInput>
     let server: any AudioServer
     let executor: RouteExecutor
+    let timings: TimingRecorder
     let logger: Logger
     /// On PipeWire, WirePlumber moves the streams that follow the default itself, a moment
     /// after it changes: the ones still left over are looked at only after this grace.
@@ -25,11 +26,14 @@ struct EngineLoop: Sendable {
     private var resyncDue: ContinuousClock.Instant?
     /// Callers waiting for the machine to settle.
     private var tickets: [CommandTicket] = []
+    /// The instants of the batch being handled, for ``SwitchTiming``.
+    private var clock = BatchClock()
     private var isConnected = true
 
-    init(core: ManagerCore, queue: InputQueue<EngineInput>, server: any AudioServer, executor: RouteExecutor,
-         logger: Logger, strayGrace: Duration, tracker: DeviceTracker) {
+    init(core: ManagerCore, queue: InputQueue<EngineInput>, server: any AudioServer, timings: TimingRecorder,
+         executor: RouteExecutor, logger: Logger, strayGrace: Duration, tracker: DeviceTracker) {
         self.core = core
+        self.timings = timings
         self.queue = queue
         self.server = server
         self.executor = executor
@@ -68,15 +72,17 @@ struct EngineLoop: Sendable {
         var commands: [(RouteCommand, CommandTicket)] = []
         var becameReady = false
         var lost = false
+        clock = BatchClock()
         for input in batch {
+            if case .server(_, let received) = input, clock.received == nil { clock.received = received }
             switch input {
-            case .server(.subscription(let event)):
+            case .server(.subscription(let event), _):
                 if event.facility == .sinkInput || event.facility == .sourceOutput {
                     streamEvents.append(event)
                 } else {
                     subscriptions.append(event)
                 }
-            case .server(.connectionStateChanged(let state)):
+            case .server(.connectionStateChanged(let state), _):
                 if state == .ready {
                     becameReady = true
                     lost = false
@@ -160,12 +166,15 @@ struct EngineLoop: Sendable {
             resyncDue = ContinuousClock.now
             return []
         }
+        clock.lookedUp = .now
         guard !change.isEmpty else { return [] }
         let tracker = self.tracker
-        return core.machine {
+        let actions = core.machine {
             $0.update(devices: tracker.devices, defaultSink: tracker.defaultSinkName, defaultSource: tracker.defaultSourceName,
                       added: change.added, removed: change.removed, now: ContinuousClock.now)
         }
+        clock.decided = .now
+        return actions
     }
 
     /// Performs actions in order; what the executor reports goes back to the machine, whose
@@ -188,6 +197,7 @@ struct EngineLoop: Sendable {
                 logger.trace("routing", metadata: ["device": "\(plan.device.id)"])
                 do {
                     let recorded = try await executor.route(plan, tracker: tracker)
+                    noteTiming()
                     record(recorded)
                     if case .application = executor.scope {
                         actions += core.machine { $0.applicationRouteApplied(plan.device, now: ContinuousClock.now) }
@@ -208,6 +218,14 @@ struct EngineLoop: Sendable {
                 await executor.restoreDefaultSource(source)
             }
         }
+    }
+
+    /// A route request of an event-driven batch was answered: where its time went.
+    private mutating func noteTiming() {
+        guard let received = clock.received, let lookedUp = clock.lookedUp, let decided = clock.decided else { return }
+        timings.record(SwitchTiming(queueHop: clock.woke - received, lookups: lookedUp - clock.woke,
+                                    decision: decided - lookedUp, request: .now - decided))
+        clock.received = nil
     }
 
     private func record(_ changes: [RecordedChange]) {

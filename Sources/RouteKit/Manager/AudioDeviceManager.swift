@@ -33,6 +33,7 @@ public final class AudioDeviceManager: Sendable {
     let restoreTimeout: Duration
     let core: ManagerCore
     let gate = LifecycleGate()
+    let timings = TimingRecorder()
 
     /// A manager over `server`; nothing happens until ``start()`` or ``run()``.
     ///
@@ -102,6 +103,9 @@ public final class AudioDeviceManager: Sendable {
             return try await DeviceTracker.read(from: server).devices
         }
     }
+
+    /// Where the time of the last event-driven switches went, hop by hop (for benchmarks).
+    package var switchTimings: [SwitchTiming] { timings.all }
 
     /// The manager's events: first its ``AudioRouteEvent/state(_:)``, then every change, until
     /// ``stop()``. A subscriber that falls more than 1 024 events behind loses the oldest.
