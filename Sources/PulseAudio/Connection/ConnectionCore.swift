@@ -16,6 +16,7 @@ final class ConnectionCore: @unchecked Sendable {
     private let applicationName: String
     private let properties: [String: String]
     private let reconnectPolicy: ReconnectPolicy
+    private let subscription: SubscriptionMask
     private let logger: Logger
 
     // Loop-lock protected.
@@ -32,11 +33,12 @@ final class ConnectionCore: @unchecked Sendable {
     private var isShutDown = false
 
     init(server: String?, applicationName: String, properties: [String: String],
-         reconnectPolicy: ReconnectPolicy, logger: Logger) {
+         reconnectPolicy: ReconnectPolicy, subscription: SubscriptionMask, logger: Logger) {
         self.server = server
         self.applicationName = applicationName
         self.properties = properties
         self.reconnectPolicy = reconnectPolicy
+        self.subscription = subscription
         self.logger = logger
         self.loop = ThreadedMainLoop(name: "routekit-pulse")
     }
@@ -132,7 +134,7 @@ final class ConnectionCore: @unchecked Sendable {
         case PA_CONTEXT_READY:
             contextReached = true
             pa_context_set_subscribe_callback(changed, subscriptionCallback, Unmanaged.passUnretained(self).toOpaque())
-            if let operation = pa_context_subscribe(changed, PA_SUBSCRIPTION_MASK_ALL, nil, nil) {
+            if let operation = pa_context_subscribe(changed, subscription.libpulseMask, nil, nil) {
                 pa_operation_unref(operation)
             }
             if reconnectAttempt > 0 {
