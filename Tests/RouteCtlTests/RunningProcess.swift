@@ -236,6 +236,9 @@ final class RunningProcess {
         standardOutput.follow(outputPipe.fileHandleForReading)
     }
 
+    /// The process's pid.
+    var processIdentifier: pid_t { process.processIdentifier }
+
     /// Sends `signal` to the process.
     func send(_ signal: Int32) {
         if process.isRunning { kill(process.processIdentifier, signal) }
