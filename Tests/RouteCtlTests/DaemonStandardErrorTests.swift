@@ -6,19 +6,12 @@ import Testing
 /// `routectl daemon 2>&1 | head -1`: the daemon outlives the reader of its lines.
 @Suite("routectl daemon without a reader")
 struct DaemonStandardErrorTests {
-    private static let speaker = ["device.form_factor": "internal", "device.description": "Speaker"]
-    private static let headset = ["device.bus": "bluetooth", "device.form_factor": "headset",
-                                  "device.description": "BT Headset"]
-
     @Test("keeps routing after its standard error is closed, and restores the default on SIGTERM",
           arguments: SoundServerKind.allCases)
     func standardErrorClosed(kind: SoundServerKind) async throws {
         let routectl = try Executable.built("routectl")
         try await SandboxServer.withServer(kind) { server in
-            _ = try await server.loadNullSink(name: "virtual_out")
-            _ = try await server.loadNullSink(name: "speaker", properties: Self.speaker)
-            _ = try await server.pactl("set-default-sink", "virtual_out")
-            try await ServerObservation.waitForDefaultSink("virtual_out", on: server)
+            try await DaemonTests.setUpUserDefault(on: server)
 
             // The test reads one line, then closes the pipe, as `head -1` does.
             let daemon = try RunningProcess(routectl, ["daemon", "--prefer", "bluetooth", "--prefer", "speakerphone",
@@ -28,7 +21,7 @@ struct DaemonStandardErrorTests {
             try await ServerObservation.waitForDefaultSink("speaker", on: server)
 
             // Every line from now on meets a closed pipe; the daemon must route on regardless.
-            _ = try await server.loadNullSink(name: "bt_headset", properties: Self.headset)
+            _ = try await server.loadNullSink(name: "bt_headset", properties: DaemonTests.headset)
             try await ServerObservation.waitForDefaultSink("bt_headset", on: server)
 
             daemon.send(SIGTERM)
