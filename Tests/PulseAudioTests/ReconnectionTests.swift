@@ -48,7 +48,7 @@ struct ReconnectionTests {
                 // before, during or right after its handshake.
                 try await server.restart()
                 try await server.crash()
-                #expect(client.state != .ready || client.core.hasContext, "ready without a context")
+                #expect(!client.core.isReadyWithoutContext)
                 try await server.restart()
                 try await waitUntilReady(client, "ready after restart \(round)")
             }
@@ -82,7 +82,7 @@ struct ReconnectionTests {
         _ server: SandboxServer, _ client: PulseClient, _ events: AsyncStream<PulseEvent>, sinkName: String
     ) async throws {
         #expect(client.state == .ready)
-        #expect(client.core.hasContext)
+        #expect(!client.core.isReadyWithoutContext)
         #expect(try await client.serverInfo().serverName.isEmpty == false)
         _ = try await server.loadNullSink(name: sinkName, properties: internalSpeaker)
         let sink = try #require(try await client.sink(named: sinkName))

@@ -283,8 +283,9 @@ final class ConnectionCore: @unchecked Sendable {
     /// How many requests are waiting for the server (for tests and diagnostics).
     var pendingRequestCount: Int { loop.withLock { pending.count } }
 
-    /// Whether a context is open now (for tests and diagnostics).
-    var hasContext: Bool { loop.withLock { context != nil } }
+    /// Whether the state says ready while no context is open, which must never be (for tests
+    /// and diagnostics; both read under one lock).
+    var isReadyWithoutContext: Bool { loop.withLock { state == .ready && context == nil } }
 
     /// Stops tracking a resolved operation (loop lock held).
     func forget(_ operation: OperationRecord) {
