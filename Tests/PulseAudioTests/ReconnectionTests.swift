@@ -56,6 +56,23 @@ struct ReconnectionTests {
         }
     }
 
+    @Test("connect() while reconnecting waits until the server is back", arguments: SoundServerKind.allCases)
+    func connectWhileReconnecting(kind: SoundServerKind) async throws {
+        try await withSandbox(kind, reconnect: Self.quickRetries) { server, client, _ in
+            let events = client.events()
+            try await server.crash()
+            try await awaitState("reconnecting", in: events, \.isReconnecting)
+            let connecting = Task { try await client.connect() }
+            // Attempts fail while the server is away (every 5 to 40 ms); the call waits through them.
+            try await awaitState("a failed attempt", in: events) {
+                if case .reconnecting(let attempt, _) = $0 { attempt >= 3 } else { false }
+            }
+            try await server.restart()
+            try await withTimeout("connect() to return") { try await connecting.value }
+            #expect(client.state == .ready)
+        }
+    }
+
     /// Waits for the next connection state of `events` that `matches`.
     private func awaitState(
         _ what: String, in events: AsyncStream<PulseEvent>, _ matches: @escaping @Sendable (ConnectionState) -> Bool

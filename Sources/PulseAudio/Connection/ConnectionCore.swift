@@ -170,16 +170,20 @@ final class ConnectionCore: @unchecked Sendable {
 
     /// A context is gone, or could not be made (loop lock held): the state never stays
     /// `.ready` without a context. A connection that was ready, or a reconnection under way,
-    /// goes on reconnecting (attempt 1 again after a ready one); a first connection fails.
+    /// goes on reconnecting (attempt 1 again after a ready one), and `connect()` callers wait
+    /// for it; a first connection fails, and so do they.
     private func attemptFailed(_ error: PulseError, wasReady: Bool) {
-        failWaiters(error)
-        guard !isShutDown else { return }
+        guard !isShutDown else {
+            failWaiters(error)
+            return
+        }
         if wasReady {
             logger.warning("lost the server", metadata: ["server": "\(serverLabel)", "reason": "\(error.reason)"])
         }
         guard reconnectPolicy.isEnabled, wasReady || reconnectAttempt > 0 else {
             reconnectAttempt = 0
             setState(.failed(error))
+            failWaiters(error)
             return
         }
         reconnectAttempt = wasReady ? 1 : reconnectAttempt + 1
