@@ -9,20 +9,25 @@ import Testing
 /// and has a time limit, so that a broken daemon fails the test instead of hanging it.
 @Suite("routectl daemon")
 struct DaemonTests {
-    private static let speaker = ["device.form_factor": "internal", "device.description": "Speaker"]
-    private static let headset = ["device.bus": "bluetooth", "device.form_factor": "headset",
-                                  "device.description": "BT Headset"]
+    static let speaker = ["device.form_factor": "internal", "device.description": "Speaker"]
+    static let headset = ["device.bus": "bluetooth", "device.form_factor": "headset",
+                          "device.description": "BT Headset"]
+
+    /// The user's default before the daemon: a virtual sink, which no kind preference picks,
+    /// beside a speaker.
+    static func setUpUserDefault(on server: SandboxServer) async throws {
+        _ = try await server.loadNullSink(name: "virtual_out")
+        _ = try await server.loadNullSink(name: "speaker", properties: speaker)
+        _ = try await server.pactl("set-default-sink", "virtual_out")
+        try await ServerObservation.waitForDefaultSink("virtual_out", on: server)
+    }
 
     @Test("follows a Bluetooth headset in and out, and puts the default back on SIGTERM",
           arguments: SoundServerKind.allCases)
     func followsHeadset(kind: SoundServerKind) async throws {
         let routectl = try Executable.built("routectl")
         try await SandboxServer.withServer(kind) { server in
-            // The user's default before the daemon: a virtual sink, which no kind preference picks.
-            _ = try await server.loadNullSink(name: "virtual_out")
-            _ = try await server.loadNullSink(name: "speaker", properties: Self.speaker)
-            _ = try await server.pactl("set-default-sink", "virtual_out")
-            try await ServerObservation.waitForDefaultSink("virtual_out", on: server)
+            try await Self.setUpUserDefault(on: server)
 
             let daemon = try RunningProcess(routectl, ["daemon", "--prefer", "bluetooth", "--prefer", "speakerphone",
                                                        "--server", server.socketPath])
