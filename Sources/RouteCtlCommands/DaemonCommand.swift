@@ -74,7 +74,9 @@ struct DaemonCommand: AsyncParsableCommand {
         let preferences = try PreferenceArguments.parse(prefer)
         let logger = logLevel.standardErrorLogger(label: "routectl.daemon")
         try await reportingFailures {
-            let client = try await server.connectLongLived(applicationName: "routectl daemon", logger: logger)
+            // System scope follows devices and defaults only: no stream, module or client events.
+            let client = try await server.connectLongLived(applicationName: "routectl daemon", subscription: .devices,
+                                                           logger: logger)
             defer { client.shutdown() }
             let serverDescription: String
             do {

@@ -19,6 +19,9 @@ import ServiceLifecycle
 /// the routing: the server's events and the API's calls go through it in the order they came,
 /// and every decision is made by a pure route state machine (see <doc:WhatWinsWhen>).
 ///
+/// Give it a client of its own, narrowed to what it follows: `subscription: .devices` in
+/// system scope, `[.devices, .streams]` in application scope (`PulseClient.Configuration`).
+///
 /// The preferences are ACB's preferred and fallback devices (two independent slots) with any
 /// entries between them (``PreferenceList``). Calls that change the route return once the
 /// server has confirmed it (or the switch failed and the next device was tried), within a
