@@ -110,7 +110,18 @@ struct EngineLoop: Sendable {
         if becameReady || (resyncDue.map { now >= $0 } ?? false) {
             actions += await resynchronize()
         } else if isConnected, !subscriptions.isEmpty {
-            actions += await follow(subscriptions)
+            // Outputs first: a new or changed source (a monitor, a microphone) is looked up
+            // only after the decision its sink allows, so that it never delays a switch; the
+            // input follows a moment later.
+            let isInputLookup: (SubscriptionEvent) -> Bool = { $0.facility == .source && $0.kind != .remove }
+            let outputs = subscriptions.filter { !isInputLookup($0) }
+            let inputs = subscriptions.filter(isInputLookup)
+            if !outputs.isEmpty, !inputs.isEmpty {
+                await perform(await follow(outputs))
+                actions += await follow(inputs)
+            } else {
+                actions += await follow(subscriptions)
+            }
         }
         for (command, ticket) in commands {
             actions += core.machine { $0.handle(command, now: ContinuousClock.now) }
