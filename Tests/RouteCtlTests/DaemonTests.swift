@@ -97,6 +97,15 @@ struct DaemonTests {
         }
     }
 
+    @Test("a misspelled kind is a usage error that suggests the kind, not a device id that never matches")
+    func misspelledPreference() async throws {
+        let routectl = try Executable.built("routectl")
+        let daemon = try RunningProcess(routectl, ["daemon", "--prefer", "bluetoth", "--server", "/nonexistent/native"])
+        #expect(try await daemon.exitStatus() == 64)
+        let message = try await daemon.standardError.all().joined(separator: "\n")
+        #expect(message.contains("--prefer bluetoth: no such kind; did you mean bluetooth?"), "\(message)")
+    }
+
     @Test("no server: a clear message and exit status 69")
     func unreachable() async throws {
         let routectl = try Executable.built("routectl")
