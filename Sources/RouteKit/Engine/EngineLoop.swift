@@ -255,7 +255,14 @@ struct EngineLoop: Sendable {
         for event in events.reversed() where seen.insert("\(event.facility)#\(event.index)").inserted { latest.append(event) }
         for event in latest.reversed() {
             if event.kind == .remove {
-                record([.streamGone(index: event.index, output: event.facility == .sinkInput)])
+                // pipewire-pulse announces a stream it relinks as removed and new again: the
+                // ledger forgets a stream it holds only once the server no longer has it.
+                let output = event.facility == .sinkInput
+                let ledger = core.withShared { $0.machine.ledger }
+                guard (output ? ledger.playback[event.index] : ledger.recording[event.index]) != nil else { continue }
+                let stillThere = output ? (try? await server.sinkInput(at: event.index)) != nil
+                    : (try? await server.sourceOutput(at: event.index)) != nil
+                if !stillThere { record([.streamGone(index: event.index, output: output)]) }
                 continue
             }
             guard case .application(let selector) = executor.scope,
