@@ -11,9 +11,7 @@ struct RouteMachineReasonTests {
 
     /// Settled on the speaker, with `preferences`.
     func onSpeaker(_ preferences: [AudioPreference], also devices: [AudioDevice] = []) -> MachineRig {
-        var rig = MachineRig([speaker] + devices, defaultSink: speaker.sinkName, preferences: PreferenceList(preferences))
-        _ = rig.settle(rig.start())
-        return rig
+        MachineRig.settled(on: speaker, preferences, also: devices)
     }
 
     @Test func started() {

@@ -12,9 +12,7 @@ struct RouteMachineSwitchTests {
 
     /// Started on the speaker with `preferences`, settled there.
     func onSpeaker(_ preferences: [AudioPreference], also devices: [AudioDevice] = []) -> MachineRig {
-        var rig = MachineRig([speaker] + devices, defaultSink: speaker.sinkName, preferences: PreferenceList(preferences))
-        _ = rig.settle(rig.start())
-        return rig
+        MachineRig.settled(on: speaker, preferences, also: devices)
     }
 
     // MARK: Confirmation
