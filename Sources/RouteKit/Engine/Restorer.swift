@@ -122,10 +122,14 @@ struct Restorer: Sendable {
     /// The streams the engine moved (and so pinned), back where they were, where nobody
     /// moved them since. Moving one back to what is the default again unpins it.
     private func restoreStreams(_ ledger: RestorationLedger, _ missed: inout [String]) async {
+        guard !ledger.playback.isEmpty || !ledger.recording.isEmpty else { return }
+        // A stream moved before the server had placed it (a new stream on PipeWire) goes to
+        // the default, which is where it was headed.
+        let defaults = await ask("read the server's defaults", { try await $0.serverInfo() }, &missed)
         if !ledger.playback.isEmpty,
            let sinks = await ask("list sinks", { try await $0.sinks() }, &missed),
            let streams = await ask("list playback streams", { try await $0.sinkInputs() }, &missed) {
-            await restore(ledger.playback, "stream", devices: sinks.map { ($0.index, $0.name) },
+            await restore(ledger.playback, "stream", unplacedGoTo: defaults?.defaultSinkName, devices: sinks.map { ($0.index, $0.name) },
                           streams: streams.map { ($0.index, $0.name, $0.client, $0.sink) }, &missed) { server, index, original in
                 try await server.moveSinkInput(index, toSink: original)
             }
@@ -133,7 +137,8 @@ struct Restorer: Sendable {
         if !ledger.recording.isEmpty,
            let sources = await ask("list sources", { try await $0.sources() }, &missed),
            let streams = await ask("list recording streams", { try await $0.sourceOutputs() }, &missed) {
-            await restore(ledger.recording, "recording", devices: sources.map { ($0.index, $0.name) },
+            await restore(ledger.recording, "recording", unplacedGoTo: defaults?.defaultSourceName,
+                          devices: sources.map { ($0.index, $0.name) },
                           streams: streams.map { ($0.index, $0.name, $0.client, $0.source) }, &missed) { server, index, original in
                 try await server.moveSourceOutput(index, toSource: original)
             }
@@ -141,7 +146,7 @@ struct Restorer: Sendable {
     }
 
     /// Moves each stream of `moved` that is still where the engine put it back to where it was.
-    private func restore(_ moved: [UInt32: RestorationLedger.MovedStream], _ what: String,
+    private func restore(_ moved: [UInt32: RestorationLedger.MovedStream], _ what: String, unplacedGoTo fallback: String?,
                          devices: [(index: UInt32, name: String)],
                          streams: [(index: UInt32, name: String, client: UInt32?, device: UInt32)],
                          _ missed: inout [String],
@@ -150,7 +155,8 @@ struct Restorer: Sendable {
         let present = Set(names.values)
         for stream in streams {
             guard let entry = moved[stream.index], entry.name == stream.name, entry.client == stream.client,
-                  names[stream.device] == entry.movedTo, let original = entry.original, present.contains(original) else { continue }
+                  names[stream.device] == entry.movedTo, let original = entry.original ?? fallback,
+                  present.contains(original), original != entry.movedTo else { continue }
             await attempt("move \(what) #\(stream.index) back to \(original)", &missed) { server in
                 try await move(server, stream.index, original)
             }
