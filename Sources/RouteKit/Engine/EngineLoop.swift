@@ -172,6 +172,8 @@ struct EngineLoop: Sendable {
             change = try await tracker.apply(events, from: server)
         } catch let error as PulseError where error.code == .connectionTerminated || error.code == .badState {
             return []  // the resynchronization after reconnecting covers it
+        } catch is CancellationError {
+            return []  // stopping
         } catch {
             logger.warning("could not follow a change; reading the server again", metadata: ["error": "\(error)"])
             resyncDue = ContinuousClock.now
