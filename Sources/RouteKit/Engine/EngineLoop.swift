@@ -15,13 +15,8 @@ struct EngineLoop: Sendable {
     let executor: RouteExecutor
     let timings: TimingRecorder
     let logger: Logger
-    /// On PipeWire, WirePlumber moves the streams that follow the default itself, a moment
-    /// after it changes: the ones still left over are looked at only after this grace.
-    let strayGrace: Duration
     var tracker: DeviceTracker
 
-    /// Strays to move once their grace is over.
-    private var deferredStrays: (due: ContinuousClock.Instant, action: RouteAction)?
     /// When to try reading the whole server again, after a read that failed.
     private var resyncDue: ContinuousClock.Instant?
     /// Callers waiting for the machine to settle.
@@ -31,14 +26,13 @@ struct EngineLoop: Sendable {
     private var isConnected = true
 
     init(core: ManagerCore, queue: InputQueue<EngineInput>, server: any AudioServer, timings: TimingRecorder,
-         executor: RouteExecutor, logger: Logger, strayGrace: Duration, tracker: DeviceTracker) {
+         executor: RouteExecutor, logger: Logger, tracker: DeviceTracker) {
         self.core = core
         self.timings = timings
         self.queue = queue
         self.server = server
         self.executor = executor
         self.logger = logger
-        self.strayGrace = strayGrace
         self.tracker = tracker
     }
 
@@ -47,7 +41,7 @@ struct EngineLoop: Sendable {
     mutating func run(first actions: [RouteAction]) async {
         await perform(actions)
         while !Task.isCancelled {
-            let deadline = [core.withShared { $0.machine.deadline }, deferredStrays?.due, resyncDue].compactMap { $0 }.min()
+            let deadline = [core.withShared { $0.machine.deadline }, resyncDue].compactMap { $0 }.min()
             guard let batch = await queue.nextBatch(until: deadline) else { break }
             guard !Task.isCancelled else {
                 // Stopping: a batch taken as the stop came is not acted on, but its commands
@@ -104,7 +98,6 @@ struct EngineLoop: Sendable {
         if lost {
             isConnected = false
             resyncDue = nil
-            deferredStrays = nil
             actions += core.machine { $0.connectionLost() }
         }
         if becameReady || (resyncDue.map { now >= $0 } ?? false) {
@@ -130,10 +123,6 @@ struct EngineLoop: Sendable {
         actions += core.machine { $0.deadlinePassed(now: ContinuousClock.now) }
         await perform(actions)
         if isConnected, !streamEvents.isEmpty { await followStreams(streamEvents) }
-        if let strays = deferredStrays, ContinuousClock.now >= strays.due {
-            deferredStrays = nil
-            await perform([strays.action])
-        }
         if core.withShared({ $0.machine.isSettled }) {
             for ticket in tickets { ticket.punch() }
             tickets.removeAll()
@@ -219,12 +208,8 @@ struct EngineLoop: Sendable {
                     actions += core.machine { $0.switchFailed(plan.device.id, error, now: ContinuousClock.now) }
                 }
             case .moveStrays(let fromSink, let toSink, let fromSource, let toSource):
-                if strayGrace > .zero, deferredStrays == nil || deferredStrays?.action != action {
-                    deferredStrays = (ContinuousClock.now + strayGrace, action)
-                } else {
-                    await executor.moveStrays(fromSink: fromSink, toSink: toSink, fromSource: fromSource, toSource: toSource,
-                                              tracker: tracker)
-                }
+                await executor.moveStrays(fromSink: fromSink, toSink: toSink, fromSource: fromSource, toSource: toSource,
+                                          tracker: tracker)
             case .restoreProfile(let card, let profile, let selected):
                 await executor.restoreProfile(card: card, profile: profile, ifStill: selected, tracker: tracker)
             case .restoreDefaultSource(let source):

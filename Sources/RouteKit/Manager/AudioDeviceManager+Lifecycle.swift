@@ -126,7 +126,7 @@ extension AudioDeviceManager: Service {
         }
         let loop = EngineLoop(core: core, queue: queue, server: server, timings: timings,
                               executor: RouteExecutor(server: server, scope: scope, logger: logger), logger: logger,
-                              strayGrace: info.implementation == .pipewire ? .milliseconds(300) : .zero, tracker: tracker)
+                              tracker: tracker)
         return (loop, actions)
     }
 

@@ -82,7 +82,7 @@ struct ManagerScenarioTests {
 
             // The call ends: the route outside calls is the same preference.
             await rig.manager.deactivateCallAudio()
-            #expect(await !rig.manager.isCallAudioActive)
+            #expect(!rig.manager.isCallAudioActive)
             try await rig.expectRoute(on: headsetTwo, streams: [call], "after the call")
 
             // stop() puts back what it found: the server's own default, and the stream on it.
