@@ -158,7 +158,7 @@ let package = Package(
         ),
         .testTarget(
             name: "RouteCtlTests",
-            dependencies: ["RouteCtlCommands", "PulseAudio", "SoundServerSandbox"],
+            dependencies: ["RouteCtlCommands", "PulseAudio", "SoundServerSandbox", "TestSupport"],
             swiftSettings: strictSettings
         ),
     ]

@@ -1,5 +1,6 @@
 import Foundation
 import SoundServerSandbox
+import TestSupport
 import Testing
 
 /// `routectl` run as a user runs it, against sandboxed servers.
@@ -94,9 +95,7 @@ struct RouteCtlTests {
     @Test("list --from-dump shows a machine from a bug report")
     func fromDump() async throws {
         let routectl = try Executable.built("routectl")
-        let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/corpus")
-        let file = corpus.appendingPathComponent("07_bt-earbuds-jabra-elite-75t-a2dp-and-hfp-card_pa.txt").path
+        let file = Corpus.path(of: "07_bt-earbuds-jabra-elite-75t-a2dp-and-hfp-card_pa.txt")
         let result = try await routectl.run(["list", "--from-dump", file, "--json"])
         #expect(result.status == 0, "\(result.standardError)")
         let devices = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [[String: Any]])

@@ -8,7 +8,7 @@ struct CorpusDumpTests {
     @Test("the corpus is where the tests expect it")
     func corpusIsPresent() {
         let names = CorpusFile.names()
-        #expect(names.count >= 20, "no corpus at \(CorpusFile.directory.path) (expected <repo>/../shared/corpus)")
+        #expect(names.count >= 20, "no corpus at \(CorpusFile.directory.path) (expected Tests/Corpus in the repository)")
     }
 
     @Test("every corpus file parses and shows every entity its labels name", arguments: CorpusFile.names())

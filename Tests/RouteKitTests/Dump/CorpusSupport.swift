@@ -1,6 +1,7 @@
 import Foundation
+import TestSupport
 
-/// One file of the shared corpus of real dumps (`<repo>/../shared/corpus/NN_*.txt`): its `# `
+/// One file of the repository's corpus of real dumps (`Tests/Corpus/NN_*.txt`): its `# `
 /// header lines and the dump after them.
 struct CorpusFile: Sendable, CustomStringConvertible {
     /// The file name, for example `01_laptop-...-headphones_pw.txt`.
@@ -18,21 +19,11 @@ struct CorpusFile: Sendable, CustomStringConvertible {
 
     var description: String { name }
 
-    /// The corpus directory: `<repo>/../shared/corpus`, the repository root being three levels
-    /// above this file's folder (`Tests/RouteKitTests/Dump`).
-    static let directory: URL = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent()   // Dump
-        .deletingLastPathComponent()   // RouteKitTests
-        .deletingLastPathComponent()   // Tests
-        .deletingLastPathComponent()   // repository root
-        .deletingLastPathComponent()
-        .appendingPathComponent("shared/corpus")
+    /// The corpus directory, `Tests/Corpus`.
+    static var directory: URL { Corpus.directory }
 
-    /// The names of the corpus's dump files (`NN_*.txt`), sorted; empty when the corpus is missing.
-    static func names() -> [String] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-        return names.filter { $0.hasSuffix(".txt") && $0.first?.isNumber == true }.sorted()
-    }
+    /// The names of the corpus's dump files (`NN_*.txt`), sorted.
+    static func names() -> [String] { Corpus.names() }
 
     /// Loads the corpus file `name`.
     static func load(_ name: String) throws -> CorpusFile {
