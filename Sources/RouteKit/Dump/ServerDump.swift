@@ -76,6 +76,7 @@ public struct ServerDump: Sendable, Hashable {
         guard !dump.isEmpty else {
             throw DumpParseError(line: 1, message: "no cards, sinks, sources or nodes found")
         }
+        CardAttribution.attribute(&dump)
         return dump
     }
 
