@@ -13,6 +13,7 @@ let package = Package(
     products: [
         .library(name: "PulseAudio", targets: ["PulseAudio"]),
         .library(name: "RouteKit", targets: ["RouteKit"]),
+        .library(name: "DumpReader", targets: ["DumpReader"]),
         .library(name: "RouteKitTesting", targets: ["RouteKitTesting"]),
         .library(name: "SoundServerSandbox", targets: ["SoundServerSandbox"]),
         .executable(name: "routectl", targets: ["routectl"]),
@@ -39,8 +40,8 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
-        // The engine: device model, classifier, dumps, and (later) policy. Plain Swift over
-        // the AudioServer protocol; it uses PulseAudio's value types but never calls libpulse.
+        // The engine: device model, classifier, device list, policy and manager. Plain Swift
+        // over the AudioServer protocol; it uses PulseAudio's value types but never calls libpulse.
         .target(
             name: "RouteKit",
             dependencies: [
@@ -49,10 +50,16 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // Reads pasted `pactl`/`pacmd`/PipeWire dumps from bug reports into PulseAudio's values.
+        .target(
+            name: "DumpReader",
+            dependencies: ["PulseAudio"],
+            swiftSettings: strictSettings
+        ),
         // A scriptable simulated server for users' tests: cards, ports and profiles.
         .target(
             name: "RouteKitTesting",
-            dependencies: ["RouteKit", "PulseAudio"],
+            dependencies: ["RouteKit", "PulseAudio", "DumpReader"],
             swiftSettings: strictSettings
         ),
         // Isolated PulseAudio and PipeWire servers with virtual devices, for tests and demos.
@@ -64,6 +71,7 @@ let package = Package(
         .target(
             name: "RouteCtlCommands",
             dependencies: [
+                "DumpReader",
                 "PulseAudio",
                 "RouteKit",
                 "SoundServerSandbox",
@@ -146,9 +154,15 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // The dump reader on real and hostile dumps, and the classifier on the corpus.
+        .testTarget(
+            name: "DumpReaderTests",
+            dependencies: ["DumpReader", "RouteKit", "PulseAudio", "TestSupport"],
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "RouteKitTestingTests",
-            dependencies: ["RouteKitTesting", "RouteKit", "PulseAudio", "SoundServerSandbox", "TestSupport"],
+            dependencies: ["RouteKitTesting", "RouteKit", "DumpReader", "PulseAudio", "SoundServerSandbox", "TestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(

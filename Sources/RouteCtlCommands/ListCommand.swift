@@ -1,4 +1,5 @@
 import ArgumentParser
+import DumpReader
 import Foundation
 import PulseAudio
 import RouteKit
@@ -63,7 +64,8 @@ struct ListCommand: AsyncParsableCommand {
         } catch {
             throw RouteCtlFailure.malformedDump(path: path, line: error.line, message: error.message)
         }
-        return DeviceModel.devices(in: dump)
+        return DeviceModel.devices(cards: dump.cards, sinks: dump.sinks, sources: dump.sources,
+                                   defaultSinkName: dump.defaultSinkName, defaultSourceName: dump.defaultSourceName)
     }
 
     static func rawTable(_ snapshot: ServerSnapshot) -> String {

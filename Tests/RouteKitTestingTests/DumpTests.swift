@@ -1,9 +1,10 @@
+import DumpReader
 import Foundation
 import PulseAudio
 import RouteKit
 import RouteKitTesting
-import TestSupport
 import Testing
+import TestSupport
 
 @Suite("A simulated server from a real machine's dump")
 struct DumpTests {

@@ -22,13 +22,6 @@ public enum DeviceModel {
                           defaultSourceName: defaultSourceName, sinks: sinks, sources: sources)
     }
 
-    /// Every device a dump shows, as ``devices(cards:sinks:sources:defaultSinkName:defaultSourceName:)``
-    /// would see them on the machine it came from.
-    public static func devices(in dump: ServerDump) -> [AudioDevice] {
-        devices(cards: dump.cards, sinks: dump.sinks, sources: dump.sources,
-                defaultSinkName: dump.defaultSinkName, defaultSourceName: dump.defaultSourceName)
-    }
-
     /// A card's devices: each output port paired with the input that goes with it, then the
     /// inputs nothing took. `sinks` and `sources` are the card's own.
     public static func devices(card: CardInfo, sinks: [SinkInfo], sources: [SourceInfo]) -> [AudioDevice] {

@@ -1,3 +1,4 @@
+import DumpReader
 import PulseAudio
 import RouteKit
 import Testing
@@ -45,7 +46,7 @@ struct CardAttributionDumpTests {
     /// Checks the sink went to card 46 and the devices are the card's two ports, once each.
     private func expectAttributed(_ dump: ServerDump, sourceLocation: SourceLocation = #_sourceLocation) {
         #expect(dump.sinks.first?.card == 46, sourceLocation: sourceLocation)
-        let devices = DeviceModel.devices(in: dump)
+        let devices = dump.devices
         #expect(devices.map(\.id.rawValue).sorted()
                 == ["alsa_card.pci-0000_00_1f.3/analog-output-headphones", "alsa_card.pci-0000_00_1f.3/analog-output-speaker"],
                 sourceLocation: sourceLocation)
@@ -88,7 +89,7 @@ struct CardAttributionDumpTests {
     func noCard() throws {
         let dump = try dump(properties: ["media.class = \"Audio/Sink\""])
         #expect(dump.sinks.first?.card == nil)
-        #expect(DeviceModel.devices(in: dump).contains { $0.card == nil })
+        #expect(dump.devices.contains { $0.card == nil })
     }
 }
 

@@ -1,3 +1,4 @@
+import DumpReader
 import PulseAudio
 import RouteKit
 import Testing
@@ -8,7 +9,7 @@ struct DumpDeviceModelTests {
     private func devices(_ prefix: String) throws -> [AudioDevice] {
         let name = try #require(CorpusFile.names().first { $0.hasPrefix(prefix) })
         let dump = try ServerDump.parse(try CorpusFile.load(name).dump)
-        return DeviceModel.devices(in: dump)
+        return dump.devices
     }
 
     @Test("a USB headset's output goes with its own microphone, a laptop's speakers with the built-in one, its headphones with the jack's")

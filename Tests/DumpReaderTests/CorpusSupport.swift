@@ -1,3 +1,4 @@
+import DumpReader
 import Foundation
 import TestSupport
 

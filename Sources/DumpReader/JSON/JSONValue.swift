@@ -1,3 +1,5 @@
+import Foundation
+
 /// A JSON value as a dump holds it. Numbers keep their text, objects their member order.
 indirect enum JSONValue: Sendable, Equatable {
     case string(String)
@@ -82,18 +84,11 @@ indirect enum JSONValue: Sendable, Equatable {
         }
     }
 
+    /// `text` as a JSON string, escaped by Foundation's encoder (no escaper of our own).
     private static func quoted(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\t": result += "\\t"
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .withoutEscapingSlashes
+        return (try? encoder.encode(text)).map { String(decoding: $0, as: UTF8.self) } ?? "\"\""
     }
 }
 

@@ -1,3 +1,4 @@
+import DumpReader
 import Testing
 
 @Suite("Dump: corpus labels")
