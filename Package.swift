@@ -128,6 +128,12 @@ let package = Package(
             path: "Benchmarks/RouteBenchmarks",
             swiftSettings: strictSettings
         ),
+        // `routectl list --from-dump` on hostile inputs of 1 MB and 10 MB: time and peak memory.
+        .executableTarget(
+            name: "dump-benchmarks",
+            path: "Benchmarks/DumpBenchmarks",
+            swiftSettings: strictSettings
+        ),
         .executableTarget(
             name: "pulse-soak",
             dependencies: ["PulseAudio", "SoundServerSandbox"],

@@ -55,12 +55,15 @@ struct ListCommand: AsyncParsableCommand {
     }
 
     static func devices(fromDumpAt path: String) throws -> [AudioDevice] {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw RouteCtlFailure.unreadableFile(path: path)
+        let text: String
+        do {
+            text = try DumpFile.read(atPath: path)
+        } catch {
+            throw RouteCtlFailure.unusableDumpFile(error)
         }
         let dump: ServerDump
         do {
-            dump = try ServerDump.parse(String(decoding: data, as: UTF8.self))
+            dump = try ServerDump.parse(text)
         } catch {
             throw RouteCtlFailure.malformedDump(path: path, line: error.line, message: error.message)
         }

@@ -109,7 +109,7 @@ struct RouteCtlTests {
         #expect(table.standardOutput.contains("bluetooth"))
     }
 
-    @Test("a malformed dump is refused with the line, a missing one with exit 66")
+    @Test("a malformed dump is refused with the line; a missing file, a FIFO or /dev/zero with exit 66")
     func badDumps() async throws {
         let routectl = try Executable.built("routectl")
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("routectl-dump-\(UUID().uuidString)")
@@ -129,6 +129,15 @@ struct RouteCtlTests {
         let missing = try await routectl.run(["list", "--from-dump", directory.appendingPathComponent("nope.txt").path])
         #expect(missing.status == 66)
         #expect(missing.standardError.contains("cannot read"))
+
+        let zero = try await routectl.run(["list", "--from-dump", "/dev/zero"])
+        #expect(zero.status == 66)
+        #expect(zero.standardError == "routectl: /dev/zero is a character device, not a dump file\n")
+        let fifo = directory.appendingPathComponent("fifo").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let fromFIFO = try await routectl.run(["list", "--from-dump", fifo])
+        #expect(fromFIFO.status == 66)
+        #expect(fromFIFO.standardError.contains("is a FIFO"))
     }
 
     @Test("no server: a clear message on stderr and exit status 69")

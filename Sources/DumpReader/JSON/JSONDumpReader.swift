@@ -62,6 +62,11 @@ struct JSONDumpReader {
                     position = parser.position
                     continue
                 }
+                // What the parser read holds no object, and nothing inside it can: go on after
+                // it rather than read it again from the next bracket (which made `[[[[...`
+                // quadratic).
+                position = max(position + 1, parser.position)
+                continue
             }
             position += 1
         }

@@ -7,6 +7,10 @@ struct LenientJSONParser {
     /// Where reading continues.
     var position: Int
     private var depth = 0
+    /// Set when a value nested deeper than ``maximumDepth`` was met: every open array and
+    /// object then ends at once, so that a run of brackets costs one pass of bounded depth
+    /// (and memory), and the reader can go on from where this one stopped.
+    private(set) var stoppedTooDeep = false
 
     /// The deepest nesting read; deeper values end the read (a guard against hostile input).
     private static let maximumDepth = 256
@@ -20,7 +24,11 @@ struct LenientJSONParser {
     /// The value at the current position, nil when there is none.
     mutating func value() -> JSONValue? {
         skipWhitespace()
-        guard position < bytes.count, depth < Self.maximumDepth else { return nil }
+        guard position < bytes.count, !stoppedTooDeep else { return nil }
+        guard depth < Self.maximumDepth else {
+            stoppedTooDeep = true
+            return nil
+        }
         switch bytes[position] {
         case UInt8(ascii: "{"): return object()
         case UInt8(ascii: "["): return array()
@@ -168,8 +176,11 @@ struct LenientJSONParser {
     }
 
     private mutating func skipWhitespace() {
-        while position < bytes.count, [9, 10, 13, 32].contains(bytes[position]) {
-            position += 1
+        while position < bytes.count {
+            switch bytes[position] {
+            case 9, 10, 13, 32: position += 1
+            default: return
+            }
         }
     }
 

@@ -100,11 +100,13 @@ struct TextScanner {
             }
             section = nil
         }
-        guard let current = block else {
+        // No copy of the block is bound here: one would share its field strings and make the
+        // in-place appends of continuation lines copy them whole.
+        guard let declaredKind = block?.declaredKind else {
             readOutsideBlocks(line, shape: shape)
             return
         }
-        if current.declaredKind == .skipped {
+        if declaredKind == .skipped {
             recordDefault(shape)
             return
         }
@@ -157,8 +159,11 @@ struct TextScanner {
             continuableField = ((block?.fields.count ?? 1) - 1, line.indent)
         case .other:
             if let continuing, line.indent <= continuing.indent, line.text.contains(where: { $0.isLetter || $0.isNumber }),
-               let field = block?.fields[continuing.index] {
-                block?.fields[continuing.index].value = field.value + " " + line.text
+               block != nil {
+                // Appended in place: building a new string per line made a long run of
+                // continuation lines quadratic.
+                block?.fields[continuing.index].value.append(" ")
+                block?.fields[continuing.index].value.append(line.text)
                 continuableField = continuing
             }
         case .heading, .listHeader, .pacmdIndex, .pipeWireObject:
