@@ -23,6 +23,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
         // libpulse, as a system library: the only C library this package links. Its headers
@@ -163,7 +164,10 @@ let package = Package(
         // The dump reader on real and hostile dumps, and the classifier on the corpus.
         .testTarget(
             name: "DumpReaderTests",
-            dependencies: ["DumpReader", "RouteKit", "PulseAudio", "TestSupport"],
+            dependencies: [
+                "DumpReader", "RouteKit", "PulseAudio", "TestSupport",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(
