@@ -15,52 +15,74 @@ import PulseAudio
 enum CardAttribution {
     /// `dump` with each card-less sink and source given the card it names, when it names one.
     static func attribute(_ dump: inout ServerDump) {
-        let cards = dump.cards.filter { $0.index != ServerDump.unknownIndex }
-        guard !cards.isEmpty else { return }
+        let index = CardIndex(dump.cards.filter { $0.index != ServerDump.unknownIndex })
+        guard !index.isEmpty else { return }
         for position in dump.sinks.indices where dump.sinks[position].card == nil {
-            dump.sinks[position].card = card(named: dump.sinks[position].name, dump.sinks[position].properties, among: cards)
+            dump.sinks[position].card = index.card(named: dump.sinks[position].name, dump.sinks[position].properties)
         }
         for position in dump.sources.indices where dump.sources[position].card == nil && !dump.sources[position].isMonitor {
-            dump.sources[position].card = card(named: dump.sources[position].name, dump.sources[position].properties,
-                                               among: cards)
+            dump.sources[position].card = index.card(named: dump.sources[position].name, dump.sources[position].properties)
         }
     }
 
-    /// The index of the one card among `cards` that a sink or source with `name` and
-    /// `properties` belongs to, nil when no way names exactly one.
-    static func card(named name: String, _ properties: [String: String], among cards: [CardInfo]) -> UInt32? {
-        let ways: [(CardInfo) -> Bool] = [
-            { card in properties["device.name"] == card.name },
-            { card in same(properties["device.id"], card.properties["object.id"]) },
-            { card in same(alsaCard(properties), alsaCard(card.properties)) },
-            { card in same(properties["sysfs.path"], card.properties["sysfs.path"]) },
-            { card in same(properties["api.bluez5.address"], card.properties["api.bluez5.address"]) },
-            { card in nameCarriesStem(name, of: card.name) },
-        ]
-        for way in ways {
-            let found = Set(cards.filter(way).map(\.index))
-            if found.count == 1 { return found.first }
-            if found.count > 1 { return nil }
+    /// The cards by each way a sink can name them, built in one pass so that attributing
+    /// every sink costs the same however many cards the dump holds.
+    struct CardIndex {
+        /// For each way but the name: the property of the sink, the card's property it must
+        /// equal, and the cards by that value.
+        private var byProperty: [(sinkKey: String, cards: [String: Set<UInt32>])] = []
+        /// The cards by their name without its prefix (`pci-0000_00_1f.3` of `alsa_card.pci-0000_00_1f.3`).
+        private var byStem: [Substring: Set<UInt32>] = [:]
+
+        /// Whether there is no card.
+        var isEmpty: Bool { byStem.isEmpty && byProperty.allSatisfy { $0.cards.isEmpty } }
+
+        /// The index of `cards`.
+        init(_ cards: [CardInfo]) {
+            let ways: [(sinkKey: String, cardValue: (CardInfo) -> String?)] = [
+                ("device.name", { $0.name }),
+                ("device.id", { $0.properties["object.id"] }),
+                ("alsa.card", { $0.properties["alsa.card"] ?? $0.properties["api.alsa.card"] }),
+                ("sysfs.path", { $0.properties["sysfs.path"] }),
+                ("api.bluez5.address", { $0.properties["api.bluez5.address"] }),
+            ]
+            for way in ways {
+                var found: [String: Set<UInt32>] = [:]
+                for card in cards {
+                    if let value = way.cardValue(card), !value.isEmpty { found[value, default: []].insert(card.index) }
+                }
+                byProperty.append((way.sinkKey, found))
+            }
+            for card in cards {
+                if let dot = card.name.firstIndex(of: ".") {
+                    let stem = card.name[card.name.index(after: dot)...]
+                    if !stem.isEmpty { byStem[stem, default: []].insert(card.index) }
+                }
+            }
         }
-        return nil
-    }
 
-    /// Whether both are there and equal.
-    private static func same(_ one: String?, _ other: String?) -> Bool {
-        guard let one, !one.isEmpty else { return false }
-        return one == other
-    }
+        /// The index of the one card a sink or source with `name` and `properties` names,
+        /// nil when no way names exactly one (the first way that names any decides).
+        func card(named name: String, _ properties: [String: String]) -> UInt32? {
+            for (sinkKey, cards) in byProperty {
+                let value = sinkKey == "alsa.card" ? properties["alsa.card"] ?? properties["api.alsa.card"] : properties[sinkKey]
+                guard let value, let found = cards[value] else { continue }
+                return found.count == 1 ? found.first : nil
+            }
+            return cardByStem(of: name)
+        }
 
-    /// The ALSA card number the properties give.
-    private static func alsaCard(_ properties: [String: String]) -> String? {
-        properties["alsa.card"] ?? properties["api.alsa.card"]
-    }
-
-    /// Whether `name` is `<prefix>.<stem>.<profile>` for the card `<prefix>.<stem>`.
-    static func nameCarriesStem(_ name: String, of cardName: String) -> Bool {
-        guard let cardDot = cardName.firstIndex(of: "."), let nameDot = name.firstIndex(of: ".") else { return false }
-        let stem = cardName[cardName.index(after: cardDot)...]
-        let rest = name[name.index(after: nameDot)...]
-        return !stem.isEmpty && rest.hasPrefix(stem + ".")
+        /// The card whose stem the name carries: `<prefix>.<stem>.<profile>`.
+        private func cardByStem(of name: String) -> UInt32? {
+            guard let nameDot = name.firstIndex(of: ".") else { return nil }
+            let rest = name[name.index(after: nameDot)...]
+            var found: Set<UInt32> = []
+            var position = rest.startIndex
+            while let dot = rest[position...].firstIndex(of: ".") {
+                found.formUnion(byStem[rest[..<dot]] ?? [])
+                position = rest.index(after: dot)
+            }
+            return found.count == 1 ? found.first : nil
+        }
     }
 }

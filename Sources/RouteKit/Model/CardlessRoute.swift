@@ -53,18 +53,45 @@ struct CardlessRoute {
         AudioDevice.Endpoint(deviceName: owner, port: port?.name, description: ownerDescription)
     }
 
-    /// The input that goes with this output among `inputs`: of the same hardware, sharing the
-    /// port's jack (availability group) when one does, else of the same kind; for speakers and
+    /// The input that goes with this output: of the same hardware, sharing the port's jack
+    /// (availability group) when one does, else of the same kind; for speakers and
     /// headphones, the built-in microphone when nothing else fits.
-    func matchingInput(among inputs: [CardlessRoute]) -> CardlessRoute? {
+    func matchingInput(among inputs: InputIndex) -> CardlessRoute? {
         guard let hardware else { return nil }
-        let sameHardware = inputs.filter { $0.hardware == hardware }
-        let sameKind = sameHardware.filter { $0.kind == kind }
-        if let group = port?.availabilityGroup, let grouped = sameKind.first(where: { $0.port?.availabilityGroup == group }) {
+        if let group = port?.availabilityGroup, let grouped = inputs.first[InputIndex.Key(hardware, kind, group)] {
             return grouped
         }
-        if let first = sameKind.first { return first }
+        if let sameKind = inputs.first[InputIndex.Key(hardware, kind, nil)] { return sameKind }
         guard kind == .speakerphone || kind == .wiredHeadset else { return nil }
-        return sameHardware.first { $0.kind == .speakerphone }
+        return inputs.first[InputIndex.Key(hardware, .speakerphone, nil)]
+    }
+
+    /// The first input of each hardware and kind (and availability group), found in one
+    /// pass, so that pairing costs the same for each output however large the dump.
+    struct InputIndex {
+        /// Hardware, kind and, for the jack's own input, its availability group.
+        struct Key: Hashable {
+            var hardware: String
+            var kind: AudioDeviceKind
+            var group: String?
+
+            init(_ hardware: String, _ kind: AudioDeviceKind, _ group: String?) {
+                self.hardware = hardware
+                self.kind = kind
+                self.group = group
+            }
+        }
+
+        /// The first input for each key.
+        var first: [Key: CardlessRoute] = [:]
+
+        /// The index of `inputs`, first one first.
+        init(_ inputs: [CardlessRoute]) {
+            for input in inputs.reversed() {
+                guard let hardware = input.hardware else { continue }
+                first[Key(hardware, input.kind, nil)] = input
+                if let group = input.port?.availabilityGroup { first[Key(hardware, input.kind, group)] = input }
+            }
+        }
     }
 }

@@ -11,10 +11,12 @@ public enum DeviceModel {
     public static func devices(cards: [CardInfo], sinks: [SinkInfo], sources: [SourceInfo],
                                defaultSinkName: String?, defaultSourceName: String?) -> [AudioDevice] {
         let knownCards = Set(cards.map(\.index))
+        // Grouped once: filtering every sink for every card made large dumps quadratic.
+        let sinksByCard = Dictionary(grouping: sinks.filter { $0.card != nil }, by: { $0.card ?? 0 })
+        let sourcesByCard = Dictionary(grouping: sources.filter { $0.card != nil }, by: { $0.card ?? 0 })
         var devices: [AudioDevice] = []
         for card in cards {
-            devices += Self.devices(card: card, sinks: sinks.filter { $0.card == card.index },
-                                    sources: sources.filter { $0.card == card.index })
+            devices += Self.devices(card: card, sinks: sinksByCard[card.index] ?? [], sources: sourcesByCard[card.index] ?? [])
         }
         devices += cardless(sinks: sinks.filter { $0.card.map { !knownCards.contains($0) } ?? true },
                             sources: sources.filter { $0.card.map { !knownCards.contains($0) } ?? true })
@@ -81,7 +83,7 @@ public enum DeviceModel {
     public static func cardless(sinks: [SinkInfo], sources: [SourceInfo]) -> [AudioDevice] {
         let sources = sources.filter { !$0.isMonitor }
         let sourceDescriptions = Dictionary(sources.map { ($0.name, $0.description) }, uniquingKeysWith: { first, _ in first })
-        let inputs = sources.flatMap(CardlessRoute.routes(of:))
+        let inputs = CardlessRoute.InputIndex(sources.flatMap(CardlessRoute.routes(of:)))
         var pairedInputs = Set<String>()
         var devices: [AudioDevice] = []
         for sink in sinks {
