@@ -3,6 +3,7 @@ import PulseAudio
 @testable import RouteCtlCommands
 import RouteKit
 import Testing
+import TestSupport
 
 /// What servers and dumps say reaches the terminal escaped: no raw ESC, no line break that
 /// forges a line; JSON keeps the strings as they are.
@@ -35,14 +36,17 @@ struct EscapedOutputTests {
     @Test("routectl list --from-dump prints a hostile description escaped, and --json as it is")
     func listFromDump() async throws {
         let routectl = try Executable.built("routectl")
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("routectl-escape-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let file = directory.appendingPathComponent("hostile.json")
-        let node: [String: Any] = ["media.class": "Audio/Sink", "node.name": "evil", "device.bus": "pci",
-                                   "node.description": Self.hostileDescription]
-        try JSONSerialization.data(withJSONObject: node).write(to: file)
+        try await withTemporaryDirectory("routectl-escape") { directory in
+            let file = directory.appendingPathComponent("hostile.json")
+            let node: [String: Any] = ["media.class": "Audio/Sink", "node.name": "evil", "device.bus": "pci",
+                                       "node.description": Self.hostileDescription]
+            try JSONSerialization.data(withJSONObject: node).write(to: file)
+            try await expectEscaped(routectl: routectl, file: file)
+        }
+    }
 
+    /// The table escapes the dump's description; the JSON keeps it.
+    private func expectEscaped(routectl: Executable, file: URL) async throws {
         let table = try await routectl.run(["list", "--from-dump", file.path])
         #expect(table.status == 0, "\(table.standardError)")
         #expect(!table.standardOutput.contains("\u{1B}") && !table.standardOutput.contains("\u{9B}"))

@@ -112,32 +112,31 @@ struct RouteCtlTests {
     @Test("a malformed dump is refused with the line; a missing file, a FIFO or /dev/zero with exit 66")
     func badDumps() async throws {
         let routectl = try Executable.built("routectl")
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("routectl-dump-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let malformed = directory.appendingPathComponent("malformed.txt")
-        try Data("Sink #0\n\tState: RUNNING\n\tDescription: no name here\n".utf8).write(to: malformed)
-        let result = try await routectl.run(["list", "--from-dump", malformed.path])
-        #expect(result.status == 65)
-        #expect(result.standardError.hasPrefix("routectl: \(malformed.path):"))
-        let notADump = directory.appendingPathComponent("prose.txt")
-        try Data("hello\nthis is not a dump\n".utf8).write(to: notADump)
-        let prose = try await routectl.run(["list", "--from-dump", notADump.path])
-        #expect(prose.status == 65)
-        #expect(prose.standardError.contains("\(notADump.path):1:"))
+        try await withTemporaryDirectory("routectl-dump") { directory in
+            let malformed = directory.appendingPathComponent("malformed.txt")
+            try Data("Sink #0\n\tState: RUNNING\n\tDescription: no name here\n".utf8).write(to: malformed)
+            let result = try await routectl.run(["list", "--from-dump", malformed.path])
+            #expect(result.status == 65)
+            #expect(result.standardError.hasPrefix("routectl: \(malformed.path):"))
+            let notADump = directory.appendingPathComponent("prose.txt")
+            try Data("hello\nthis is not a dump\n".utf8).write(to: notADump)
+            let prose = try await routectl.run(["list", "--from-dump", notADump.path])
+            #expect(prose.status == 65)
+            #expect(prose.standardError.contains("\(notADump.path):1:"))
 
-        let missing = try await routectl.run(["list", "--from-dump", directory.appendingPathComponent("nope.txt").path])
-        #expect(missing.status == 66)
-        #expect(missing.standardError.contains("cannot read"))
+            let missing = try await routectl.run(["list", "--from-dump", directory.appendingPathComponent("nope.txt").path])
+            #expect(missing.status == 66)
+            #expect(missing.standardError.contains("cannot read"))
 
-        let zero = try await routectl.run(["list", "--from-dump", "/dev/zero"])
-        #expect(zero.status == 66)
-        #expect(zero.standardError == "routectl: /dev/zero is a character device, not a dump file\n")
-        let fifo = directory.appendingPathComponent("fifo").path
-        #expect(mkfifo(fifo, 0o600) == 0)
-        let fromFIFO = try await routectl.run(["list", "--from-dump", fifo])
-        #expect(fromFIFO.status == 66)
-        #expect(fromFIFO.standardError.contains("is a FIFO"))
+            let zero = try await routectl.run(["list", "--from-dump", "/dev/zero"])
+            #expect(zero.status == 66)
+            #expect(zero.standardError == "routectl: /dev/zero is a character device, not a dump file\n")
+            let fifo = directory.appendingPathComponent("fifo").path
+            #expect(mkfifo(fifo, 0o600) == 0)
+            let fromFIFO = try await routectl.run(["list", "--from-dump", fifo])
+            #expect(fromFIFO.status == 66)
+            #expect(fromFIFO.standardError.contains("is a FIFO"))
+        }
     }
 
     @Test("no server: a clear message on stderr and exit status 69")
