@@ -48,6 +48,7 @@ let package = Package(
             dependencies: [
                 "PulseAudio",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: strictSettings
         ),

@@ -38,7 +38,7 @@ final class RouteKitSwitcher: Switcher {
         try await client.connect()
         let manager = AudioDeviceManager(server: client, scope: .system, preferences: [.kind(.bluetooth), .kind(.speakerphone)],
                                          logger: bench.logger)
-        let events = await manager.events()
+        let events = manager.events()
         let signals = bench.signals
         forwarding = Task {
             for await event in events { signals.push(.route(event)) }
@@ -60,7 +60,7 @@ final class RouteKitSwitcher: Switcher {
 
     /// The devices the manager sees, for the setup's sanity check.
     func devices() async -> [AudioDevice] {
-        await manager?.allDevices ?? []
+        (try? await manager?.allDevices) ?? []
     }
 }
 

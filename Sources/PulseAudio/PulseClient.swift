@@ -88,6 +88,15 @@ public final class PulseClient: Sendable {
         core.broadcaster.makeStream()
     }
 
+    /// Calls `handler` with every event from now on, then with nil when the client shuts down:
+    /// what ``events()`` delivers, without a stream between libpulse and you. It runs on
+    /// libpulse's loop thread, so it must return at once and never call the client; hand the
+    /// event on (to a queue of your own) instead. Keep the observation: releasing or cancelling
+    /// it stops the calls.
+    public func observeEvents(_ handler: @escaping @Sendable (PulseEvent?) -> Void) -> EventObservation {
+        core.broadcaster.observe(handler)
+    }
+
     /// Closes the connection and stops the client's thread. Calls in flight throw
     /// ``PulseError/Code/connectionTerminated``, event streams finish, and later calls throw.
     /// Idempotent; must not be called from inside a libpulse callback.

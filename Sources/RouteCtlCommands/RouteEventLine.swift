@@ -8,6 +8,10 @@ import RouteKit
 /// route: bt_headset (BT Headset) <- speaker (deviceAppeared)
 /// switch failed: bt_headset (BT Headset): defaultSink: set default sink: No such entity
 /// devices: 2 (speaker, bt_headset)
+/// input: bt_headset_mic for bt_headset (BT Headset)
+/// call audio: on
+/// server: connection lost; waiting for it to come back
+/// yielded: speaker (Speaker) after 3 overrides by another client; not taking the default back
 /// ```
 ///
 /// A route line names the device audio goes to now, then the one it came from, then the
@@ -25,6 +29,17 @@ enum RouteEventLine {
         case .devicesChanged(let devices):
             "devices: \(devices.count)"
                 + (devices.isEmpty ? "" : " (\(devices.map { TerminalText.escaped($0.id.rawValue) }.joined(separator: ", ")))")
+        case .state(let state):
+            "state: route \(named(state.route)), \(state.devices.count) device\(state.devices.count == 1 ? "" : "s"), "
+                + "call audio \(state.isCallAudioActive ? "on" : "off"), \(state.isConnected ? "connected" : "not connected")"
+        case .inputChanged(let route):
+            "input: \(TerminalText.escaped(route.input?.deviceName ?? "none")) for \(named(route))"
+        case .callAudioChanged(let isActive):
+            "call audio: \(isActive ? "on" : "off")"
+        case .connectionChanged(let isConnected):
+            isConnected ? "server: connection back" : "server: connection lost; waiting for it to come back"
+        case .yielded(let device, let overrides):
+            "yielded: \(named(device)) after \(overrides) overrides by another client; not taking the default back"
         }
     }
 

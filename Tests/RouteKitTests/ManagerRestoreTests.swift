@@ -109,12 +109,15 @@ struct ManagerRestoreTests {
         }
     }
 
-    @Test("(c) playing streams the manager moved are back on their sink after stop", arguments: SoundServerKind.allCases)
-    func streamsMovedBack(kind: SoundServerKind) async throws {
+    @Test("(c) after stop, streams still follow the default; a stream pinned elsewhere was never moved",
+          arguments: SoundServerKind.allCases)
+    func streamsStillFollowTheDefault(kind: SoundServerKind) async throws {
         try await RestoreRig.with(kind) { rig in
+            // On the default: it follows the default (module-switch-on-connect would move it).
             let music = try StreamProcess(on: rig.server, .playback, device: RestoreRig.builtin.name,
                                           properties: ["media.name": "music"])
             defer { music.stop() }
+            // On another sink, by name: pinned there by its user.
             let voice = try StreamProcess(on: rig.server, .playback, device: RestoreRig.usb.name,
                                           properties: ["media.name": "voice"])
             defer { voice.stop() }
@@ -124,11 +127,17 @@ struct ManagerRestoreTests {
             let manager = rig.manager(preferences: [.kind(.bluetooth)])
             try await rig.startAndAwaitRoute(manager, to: RestoreRig.bluetooth.id)
             try await rig.waitForStream(of: music, on: RestoreRig.bluetooth.name)
-            try await rig.waitForStream(of: voice, on: RestoreRig.bluetooth.name)
 
             await manager.stop()
             try await rig.waitForStream(of: music, on: RestoreRig.builtin.name)
             try await rig.waitForStream(of: voice, on: RestoreRig.usb.name)
+            // Nothing was left pinned: the user's next default takes the music along, as it
+            // would have without the manager.
+            try await rig.observer.setDefaultSink(RestoreRig.bluetooth.name)
+            try await rig.waitForStream(of: music, on: RestoreRig.bluetooth.name)
+            try await rig.observer.setDefaultSink(RestoreRig.builtin.name)
+            try await rig.waitForStream(of: music, on: RestoreRig.builtin.name)
+            #expect(try await rig.sinkName(of: voice) == RestoreRig.usb.name, "the pinned stream was never moved")
         }
     }
 
@@ -147,7 +156,8 @@ struct ManagerRestoreTests {
             if let voice { try await rig.waitForStream(of: voice, on: RestoreRig.usb.name) }
             let manager = rig.manager(preferences: [.kind(.bluetooth)])
             try await rig.startAndAwaitRoute(manager, to: RestoreRig.bluetooth.id)
-            if let voice { try await rig.waitForStream(of: voice, on: RestoreRig.bluetooth.name) }
+            // Pinned to the USB headset by its user: the manager leaves it there.
+            if let voice { #expect(try await rig.sinkName(of: voice) == RestoreRig.usb.name) }
 
             // The application stops insisting (with a preference in force the manager would
             // put its route back at once: that is its policy, not a restore), then the user
@@ -189,7 +199,7 @@ struct ManagerRestoreTests {
         #expect(try await server.sink(named: Self.laptopSink)?.activePortName == "analog-output-headphones")
 
         let manager = AudioDeviceManager(server: server, preferences: [.kind(.speakerphone)], logger: RestoreRig.logger)
-        let events = await manager.events()
+        let events = manager.events()
         try await manager.start()
         try await awaitRouteChange(to: Self.speaker, in: events)
         #expect(try await server.sink(named: Self.laptopSink)?.activePortName == "analog-output-speaker")
@@ -210,7 +220,7 @@ struct ManagerRestoreTests {
         #expect(try await server.serverInfo().defaultSinkName == Self.laptopSink)
 
         let manager = AudioDeviceManager(server: server, preferences: [.kind(.bluetooth)], logger: RestoreRig.logger)
-        let events = await manager.events()
+        let events = manager.events()
         try await manager.start()
         try await awaitRouteChange(to: Self.headset, in: events)
         #expect(try await server.card(named: Self.headsetCard)?.activeProfileName == "a2dp_sink")
@@ -232,7 +242,7 @@ struct ManagerRestoreTests {
 
         let manager = AudioDeviceManager(server: server, preferences: [.kind(.bluetooth)], profileTimeout: .seconds(10),
                                          logger: RestoreRig.logger)
-        let events = await manager.events()
+        let events = manager.events()
         try await manager.start()
         try await awaitRouteChange(to: Self.headset, in: events)
         await manager.activateCallAudio()
@@ -331,7 +341,7 @@ private struct RestoreRig: Sendable {
 
     /// Starts `manager` and waits for its route change to `device`.
     func startAndAwaitRoute(_ manager: AudioDeviceManager, to device: AudioDevice.ID) async throws {
-        let events = await manager.events()
+        let events = manager.events()
         try await manager.start()
         try await awaitRouteChange(to: device, in: events)
     }

@@ -1,66 +1,100 @@
 import Synchronization
 
-/// Hands every event to every live ``PulseClient/events()`` stream. Streams buffer without
-/// bound, so a slow consumer loses nothing; a stream leaves when its consumer stops iterating.
-/// Package-wide, so that the simulated server's streams behave exactly as the client's.
+/// Hands every event to every live observer: ``PulseClient/events()`` streams and
+/// ``PulseClient/observeEvents(_:)`` handlers. Streams buffer without bound, so a slow consumer
+/// loses nothing; a stream leaves when its consumer stops iterating, a handler when its
+/// ``EventObservation`` is cancelled. Package-wide, so that the simulated server's events
+/// reach observers exactly as the client's do.
 package final class EventBroadcaster: Sendable {
-    private struct Subscribers {
+    /// An observer gets each event, then nil once the broadcaster finishes.
+    package typealias Observer = @Sendable (PulseEvent?) -> Void
+
+    private struct Observers {
         var nextID = 0
-        var continuations: [Int: AsyncStream<PulseEvent>.Continuation] = [:]
+        var live: [Int: Observer] = [:]
         var isFinished = false
     }
 
-    private let subscribers = Mutex(Subscribers())
+    private let observers = Mutex(Observers())
 
-    /// A broadcaster with no streams yet.
+    /// A broadcaster with no observers yet.
     package init() {}
 
     /// A new stream that receives every event from now on.
     package func makeStream() -> AsyncStream<PulseEvent> {
         let (stream, continuation) = AsyncStream.makeStream(of: PulseEvent.self, bufferingPolicy: .unbounded)
-        let id: Int? = subscribers.withLock { state in
-            guard !state.isFinished else { return nil }
-            defer { state.nextID += 1 }
-            state.continuations[state.nextID] = continuation
-            return state.nextID
+        let observation = observe { event in
+            if let event { continuation.yield(event) } else { continuation.finish() }
         }
-        guard let id else {
-            continuation.finish()
-            return stream
-        }
-        continuation.onTermination = { [weak self] _ in
-            self?.subscribers.withLock { _ = $0.continuations.removeValue(forKey: id) }
-        }
+        continuation.onTermination = { _ in observation.cancel() }
         return stream
     }
 
-    /// Delivers `event` to every stream.
-    package func yield(_ event: PulseEvent) {
-        for continuation in liveContinuations() { continuation.yield(event) }
+    /// Calls `observer` with every event from now on, on the thread that delivers it (for a
+    /// `PulseClient`, libpulse's loop thread: the observer must return quickly and never call
+    /// back into the client), then with nil once the broadcaster finishes.
+    package func observe(_ observer: @escaping Observer) -> EventObservation {
+        let id: Int? = observers.withLock { state in
+            guard !state.isFinished else { return nil }
+            defer { state.nextID += 1 }
+            state.live[state.nextID] = observer
+            return state.nextID
+        }
+        guard let id else {
+            observer(nil)
+            return EventObservation {}
+        }
+        return EventObservation { [weak self] in
+            self?.observers.withLock { _ = $0.live.removeValue(forKey: id) }
+        }
     }
 
-    /// Delivers `events`, in order, to every stream.
+    /// Delivers `event` to every observer.
+    package func yield(_ event: PulseEvent) {
+        for observer in liveObservers() { observer(event) }
+    }
+
+    /// Delivers `events`, in order, to every observer.
     package func yield(contentsOf events: [PulseEvent]) {
         guard !events.isEmpty else { return }
-        for continuation in liveContinuations() {
-            for event in events { continuation.yield(event) }
+        for observer in liveObservers() {
+            for event in events { observer(event) }
         }
     }
 
-    /// Every stream's continuation, copied out so that none is yielded to under the lock.
-    private func liveContinuations() -> [AsyncStream<PulseEvent>.Continuation] {
-        subscribers.withLock { Array($0.continuations.values) }
+    /// Every observer, copied out so that none is called under the lock.
+    private func liveObservers() -> [Observer] {
+        observers.withLock { Array($0.live.values) }
     }
 
-    /// Ends every stream; later streams end at once.
+    /// Ends every observer; later ones end at once.
     package func finish() {
-        let continuations = subscribers.withLock { state in
+        let ended = observers.withLock { state in
             state.isFinished = true
-            defer { state.continuations.removeAll() }
-            return Array(state.continuations.values)
+            defer { state.live.removeAll() }
+            return Array(state.live.values)
         }
-        for continuation in continuations {
-            continuation.finish()
+        for observer in ended { observer(nil) }
+    }
+}
+
+/// An event handler's registration (``PulseClient/observeEvents(_:)``): the handler is called
+/// until ``cancel()``, or until the observation is released.
+public final class EventObservation: Sendable {
+    private let cancellation: Mutex<(@Sendable () -> Void)?>
+
+    package init(_ cancel: @escaping @Sendable () -> Void) {
+        cancellation = Mutex(cancel)
+    }
+
+    deinit { cancel() }
+
+    /// Stops the handler; events already being delivered may still reach it. Idempotent.
+    public func cancel() {
+        let cancel = cancellation.withLock { stored -> (@Sendable () -> Void)? in
+            defer { stored = nil }
+            return stored
         }
+        cancel?()
     }
 }

@@ -1,5 +1,6 @@
 import Logging
 import PulseAudio
+import ServiceLifecycle
 
 /// Keeps audio on the device an application prefers, and off the ones that fail: ACB's
 /// `ACBAudioDeviceManager` for Linux, over PulseAudio or PipeWire.
@@ -9,200 +10,128 @@ import PulseAudio
 /// await manager.setAudioDevice(.kind(.bluetooth))      // preferred
 /// await manager.setDefaultAudio(.kind(.speakerphone))  // fallback
 /// try await manager.start()
-/// for await event in await manager.events() { print(event) }
+/// for await event in manager.events() { print(event) } // the state first, then changes
 /// ```
 ///
-/// The preferences are an ordered list (``setPreferences(_:)``); ACB's preferred and fallback
-/// devices are its first two entries. ``RoutePolicy`` ranks the devices; the manager tries
-/// them in order on every relevant event and reports the route the server confirms.
-/// See <doc:WhatWinsWhen> for the rules.
+/// It is a swift-service-lifecycle `Service`: ``run()`` follows the server until graceful
+/// shutdown (or cancellation), then puts back what it changed. ``start()`` and ``stop()`` are
+/// ACB's facade over the same run, for code that does not host a service group. One loop owns
+/// the routing: the server's events and the API's calls go through it in the order they came,
+/// and every decision is made by a pure route state machine (see <doc:WhatWinsWhen>).
 ///
-/// Every method is safe to call from any task. Calls that change the route return once the
-/// server has answered (or the switch has failed and the next device was tried).
-public actor AudioDeviceManager {
+/// The preferences are ACB's preferred and fallback devices (two independent slots) with any
+/// entries between them (``PreferenceList``). Calls that change the route return once the
+/// server has confirmed it (or the switch failed and the next device was tried), within a
+/// bound; a cancelled caller stops waiting, and the call still takes effect.
+public final class AudioDeviceManager: Sendable {
     /// What the manager routes: the system defaults, or one application's streams.
-    public nonisolated let scope: RouteScope
+    public let scope: RouteScope
     let server: any AudioServer
     let logger: Logger
-    let deviceList: DeviceList
     let configuredDefaultsReader: (any ConfiguredDefaultsReader)?
-    /// How long a card may take to bring up a profile's sink and source (PipeWire and
-    /// Bluetooth do it after answering).
-    let profileTimeout: Duration
+    /// How long stop() may spend putting things back before it gives up and says what is left.
+    let restoreTimeout: Duration
+    let core: ManagerCore
+    let gate = LifecycleGate()
 
-    /// The ordered preference list: the first entry that matches a usable device wins.
-    public private(set) var preferences: [AudioPreference]
-    /// The device chosen by hand (``select(_:)``), kept while it is present.
-    public internal(set) var manualSelection: AudioDevice.ID?
-    /// Whether call audio is on (``activateCallAudio()``).
-    public internal(set) var isCallAudioActive = false
-    /// The device audio goes to, as the server last confirmed it; nil before ``start()`` or
-    /// when audio goes nowhere the manager can name.
-    public internal(set) var selectedAudioDevice: AudioDevice?
-    /// Whether ``start()`` has run and ``stop()`` has not.
-    public private(set) var isRunning = false
-
-    var devicesByID: [AudioDevice.ID: AudioDevice] = [:]
-    var arrivals: [AudioDevice.ID: Int] = [:]
-    var nextArrival = 0
-    var failures: [AudioDevice.ID: AudioDevice] = [:]
-    var ledger = RestorationLedger()
-    var call = CallAudioRecord()
-    /// In application scope: the device the selected streams were last moved to.
-    var applicationTarget: AudioDevice?
-    /// In application scope: the selected streams seen so far, followed when they move.
-    var followedStreams: Set<StreamKey> = []
-    var pendingReason: RouteChangeReason?
-    var isReconciling = false
-    var reconcileWaiters: [CheckedContinuation<Void, Never>] = []
-    var subscribers: [Int: AsyncStream<AudioRouteEvent>.Continuation] = [:]
-    var nextSubscriber = 0
-    var tasks: [Task<Void, Never>] = []
-
-    /// A manager over `server`; nothing happens until ``start()``.
+    /// A manager over `server`; nothing happens until ``start()`` or ``run()``.
     ///
     /// - Parameters:
     ///   - scope: ``RouteScope/system`` (the default) or ``RouteScope/application(_:)``.
-    ///   - preferences: the ordered preference list; it can change at any time.
+    ///   - preferences: the ordered preference list (its first entry is the preferred device);
+    ///     it can change at any time.
     ///   - configuredDefaults: reads the user's configured defaults, so that ``stop()`` can put
     ///     them back exactly (``PipeWireConfiguredDefaults`` on PipeWire); without one, ``stop()``
-    ///     restores the defaults that were in use at ``start()``.
-    ///   - profileTimeout: how long to wait for a card profile's devices to appear.
+    ///     restores the defaults that were in use at start.
+    ///   - profileTimeout: how long a card may take to bring up a profile's devices, and the
+    ///     server to confirm a new default.
+    ///   - restoreTimeout: how long ``stop()`` may take to put things back (well inside
+    ///     systemd's stop timeout).
     ///   - logger: where the manager logs; it never bootstraps logging.
     public init(server: any AudioServer, scope: RouteScope = .system, preferences: [AudioPreference] = [],
                 configuredDefaults: (any ConfiguredDefaultsReader)? = nil, profileTimeout: Duration = .seconds(3),
-                logger: Logger = Logger(label: "routekit.manager")) {
+                restoreTimeout: Duration = .seconds(4), logger: Logger = Logger(label: "routekit.manager")) {
         self.server = server
         self.scope = scope
-        self.preferences = preferences
         self.configuredDefaultsReader = configuredDefaults
-        self.profileTimeout = profileTimeout
+        self.restoreTimeout = restoreTimeout
         self.logger = logger
-        self.deviceList = DeviceList(server: server, logger: logger)
+        var configuration = RouteMachine.Configuration()
+        configuration.isSystemScope = scope == .system
+        configuration.profileTimeout = profileTimeout
+        configuration.confirmationTimeout = profileTimeout
+        core = ManagerCore(machine: RouteMachine(configuration: configuration, preferences: PreferenceList(preferences)))
     }
 
-    // MARK: Starting and stopping
+    // MARK: State, read at once
 
-    /// Reads the server's devices, applies the preferences, and follows the server until
-    /// ``stop()``. Throws `PulseError` when the server cannot be read.
-    public func start() async throws {
-        guard !isRunning else { return }
-        let serverEvents = server.events()
-        try await deviceList.start()
-        let changes = await deviceList.changes()
-        let info: ServerInfo
-        do { info = try await server.serverInfo() } catch {
-            await deviceList.stop()
-            throw error
-        }
-        var configured: ConfiguredDefaults?
-        if info.implementation == .pipewire, let reader = configuredDefaultsReader {
-            do { configured = try await reader.configuredDefaults() } catch {
-                logger.notice("configured defaults unreadable; stop() will restore the defaults in use",
-                              metadata: ["error": "\(error)"])
-            }
-        }
-        ledger = RestorationLedger(defaultSink: info.defaultSinkName, defaultSource: info.defaultSourceName,
-                                   configured: configured)
-        isRunning = true
-        let devices = await deviceList.devices
-        remember(devices)
-        tasks.append(Task { [weak self] in
-            for await change in changes {
-                guard let self else { return }
-                await self.deviceListChanged(change)
-            }
-        })
-        tasks.append(Task { [weak self] in
-            for await event in serverEvents {
-                guard let self else { return }
-                await self.serverEvent(event)
-            }
-        })
-        await reconcile(.started)
-    }
+    /// Where things stand now: devices, route, call audio, connection, preferences.
+    public var state: AudioRouteState { core.withShared { $0.machine.state } }
 
-    /// Stops following the server and puts back what the manager changed: the defaults
-    /// (PipeWire's configured default too), the streams it moved, the ports and profiles it
-    /// switched; each only if nobody changed it since. Ends every ``events()`` stream.
-    public func stop() async {
-        guard isRunning else { return }
-        isRunning = false
-        for task in tasks { task.cancel() }
-        tasks.removeAll()
-        while isReconciling { await withCheckedContinuation { reconcileWaiters.append($0) } }
-        await restoreCallProfiles()
-        let changes = await deviceList.changes()
-        let sink = await ledger.restore(on: server, reader: configuredDefaultsReader, logger: logger)
-        ledger = RestorationLedger()
-        if scope == .system, sink != .untouched {
-            await awaitDefault(sink, changes: changes)
-        }
-        let before = selectedAudioDevice
-        selectedAudioDevice = nil
-        let restored = scope == .system ? await deviceList.devices.first { $0.isActive && $0.output != nil } : nil
-        await deviceList.stop()
-        if before != nil, restored?.id != before?.id {
-            emit(.routeChanged(from: before, to: restored, reason: .stopped))
-        }
-        applicationTarget = nil
-        followedStreams.removeAll()
-        failures.removeAll()
-        for continuation in subscribers.values { continuation.finish() }
-        subscribers.removeAll()
-    }
+    /// The device audio goes to, as the server last confirmed it; nil when not running or
+    /// when audio goes nowhere the manager can name.
+    public var selectedAudioDevice: AudioDevice? { core.withShared { $0.machine.route } }
 
-    /// After restoring: waits (bounded) until the device list shows the default restored, or,
-    /// when the configured default was forgotten, the server's next choice.
-    private func awaitDefault(_ restoration: RestorationLedger.DefaultSinkRestoration,
-                              changes: AsyncStream<DeviceList.Change>) async {
-        let deviceList = self.deviceList
-        let expected: String? = if case .set(let name) = restoration { name } else { nil }
-        let timeout: Duration = expected == nil ? .milliseconds(500) : profileTimeout
-        _ = await waitOnDeviceList(changes, timeout: timeout) { change -> Bool? in
-            guard let expected else { return change?.defaultsChanged == true ? true : nil }
-            guard change?.defaultsChanged ?? true else { return nil }
-            return await deviceList.defaultSinkName == expected ? true : nil
-        }
-    }
+    /// The preference list, best first.
+    public var preferences: [AudioPreference] { core.withShared { $0.machine.preferences.ordered } }
 
-    // MARK: Devices
+    /// The preferred device, the fallback and the entries between them.
+    public var preferenceList: PreferenceList { core.withShared { $0.machine.preferences } }
+
+    /// The device chosen by hand (``select(_:)``), kept while it is present.
+    public var manualSelection: AudioDevice.ID? { core.withShared { $0.machine.selection } }
+
+    /// Whether call audio is on (``activateCallAudio()``).
+    public var isCallAudioActive: Bool { core.withShared { $0.machine.isCallActive } }
+
+    /// Whether the manager is running (between ``start()`` and ``stop()``, or inside ``run()``).
+    public var isRunning: Bool { core.withShared { $0.inputs != nil } }
 
     /// The devices that can be used now (available, or of unknown availability), in the
-    /// order they appeared. ACB's `audioDevices()`.
+    /// order they appeared: ACB's `audioDevices()`. While the manager runs, as it follows
+    /// them; otherwise read from the server now. Throws `PulseError` when it cannot be read.
     public var audioDevices: [AudioDevice] {
-        get async { await deviceList.devices.filter { $0.availability != .unavailable } }
+        get async throws { try await allDevices.filter { $0.availability != .unavailable } }
     }
 
-    /// Every device the server shows, unavailable ones included.
+    /// Every device the server shows, unavailable ones included; read from the server when
+    /// the manager is not running.
     public var allDevices: [AudioDevice] {
-        get async { await deviceList.devices }
+        get async throws {
+            if let devices = core.withShared({ $0.inputs == nil ? nil : $0.machine.devices }) { return devices }
+            return try await DeviceTracker.read(from: server).devices
+        }
     }
 
-    // MARK: Preferences
+    /// The manager's events: first its ``AudioRouteEvent/state(_:)``, then every change, until
+    /// ``stop()``. A subscriber that falls more than 1 024 events behind loses the oldest.
+    public func events() -> AsyncStream<AudioRouteEvent> {
+        core.subscribe()
+    }
 
-    /// Replaces the preference list and applies it.
+    // MARK: Preferences and selection
+
+    /// Replaces the whole preference list (its first entry becomes the preferred device, no
+    /// fallback) and applies it.
     public func setPreferences(_ preferences: [AudioPreference]) async {
-        self.preferences = preferences
-        failures.removeAll()
-        await reconcile(.preferencesChanged)
+        await send(.setPreferences(PreferenceList(preferences)))
     }
 
-    /// Sets the preferred device (the list's first entry; nil removes it, ACB's `.none`):
-    /// used whenever present, switched to as soon as it appears.
+    /// Replaces the preferred device, the fallback and the entries between them.
+    public func setPreferences(_ list: PreferenceList) async {
+        await send(.setPreferences(list))
+    }
+
+    /// Sets the preferred device (nil removes it, ACB's `.none`): used whenever present,
+    /// switched to as soon as it appears. Leaves the fallback as it is.
     public func setAudioDevice(_ preference: AudioPreference?) async {
-        var list = preferences
-        if !list.isEmpty { list.removeFirst() }
-        if let preference { list.insert(preference, at: 0) }
-        await setPreferences(list)
+        await send(.setPreferred(preference))
     }
 
-    /// Sets the fallback device (the list's second entry; nil removes it): used when the
-    /// preferred one is absent or fails. Without a preferred device it is the only entry.
+    /// Sets the fallback device (nil removes it): used when nothing preferred works. Leaves
+    /// the preferred device as it is.
     public func setDefaultAudio(_ preference: AudioPreference?) async {
-        var list = Array(preferences.prefix(1))
-        if let preference { list.append(preference) }
-        await setPreferences(list)
+        await send(.setFallback(preference))
     }
 
     /// Chooses `device` by hand, above every preference, for as long as it stays present
@@ -210,38 +139,53 @@ public actor AudioDeviceManager {
     /// not present or not usable.
     public func select(_ device: AudioDevice.ID?) async throws(SelectionError) {
         if let device {
-            guard let found = await deviceList.device(device) else { throw .noSuchDevice(device) }
+            let found: AudioDevice?
+            if let devices = core.withShared({ $0.inputs == nil ? nil : $0.machine.devices }) {
+                found = devices.first { $0.id == device }
+            } else {
+                found = try? await allDevices.first { $0.id == device }
+            }
+            guard let found else { throw .noSuchDevice(device) }
             guard RoutePolicy.isUsable(found) else { throw .notUsable(found) }
         }
-        manualSelection = device
-        failures.removeAll()
-        await reconcile(.selectionChanged)
+        await send(.select(device))
     }
 
-    /// Applies the route again from scratch, as ACB's `refreshSpeakerphoneSetting()`: clears
-    /// the record of failed switches and re-asserts ports, defaults and streams.
+    /// Applies the route again from scratch, as ACB's `refreshSpeakerphoneSetting()`: forgets
+    /// failed switches and re-asserts what is missing.
     public func refreshSpeakerphoneSetting() async {
-        failures.removeAll()
-        await reconcile(.refreshed)
+        await send(.refresh)
     }
 
-    // MARK: Events
+    // MARK: Call audio
 
-    /// The manager's events from now on; the stream ends at ``stop()``.
-    public func events() -> AsyncStream<AudioRouteEvent> {
-        let (stream, continuation) = AsyncStream.makeStream(of: AudioRouteEvent.self)
-        let id = nextSubscriber
-        nextSubscriber += 1
-        subscribers[id] = continuation
-        continuation.onTermination = { [weak self] _ in Task { await self?.unsubscribe(id) } }
-        return stream
+    /// Starts call audio: the route's device is used in both directions. A Bluetooth headset
+    /// moves to its headset profile (HSP/HFP) so that its microphone works, and the input
+    /// follows the output. ACB's `activeCallKitAudioSession`.
+    public func activateCallAudio() async {
+        await send(.callAudio(true))
     }
 
-    private func unsubscribe(_ id: Int) { subscribers.removeValue(forKey: id) }
+    /// Ends call audio: the profiles switched for the call are put back, then the route
+    /// outside calls, and in system scope the default source the call found. ACB's
+    /// `deactiveCallKitAudioSession`.
+    public func deactivateCallAudio() async {
+        await send(.callAudio(false))
+    }
 
-    func emit(_ event: AudioRouteEvent) {
-        logger.debug("\(event)")
-        for continuation in subscribers.values { continuation.yield(event) }
+    /// Hands a command to the loop and waits until it has settled. Not running: the command
+    /// changes only what is kept for the next start.
+    private func send(_ command: RouteCommand) async {
+        let ticket = CommandTicket()
+        let queued = core.withShared { shared -> Bool in
+            guard let inputs = shared.inputs else {
+                _ = shared.machine.handle(command, now: .now)
+                return false
+            }
+            inputs.push(.command(command, ticket))
+            return true
+        }
+        if queued { await ticket.wait() }
     }
 }
 

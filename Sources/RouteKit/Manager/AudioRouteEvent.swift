@@ -2,18 +2,43 @@ import PulseAudio
 
 /// What an ``AudioDeviceManager`` reports, in the order it happened.
 public enum AudioRouteEvent: Hashable, Sendable, CustomStringConvertible {
+    /// Where things stand: always a subscriber's first event, so that a subscriber that
+    /// arrives late (after ``AudioDeviceManager/start()``) knows the route all the same.
+    case state(AudioRouteState)
     /// The devices changed: one appeared, went away, or changed availability, port or profile.
     /// Carries the devices now (what ``AudioDeviceManager/audioDevices`` returns).
     case devicesChanged([AudioDevice])
     /// The route changed, as the server reports it: audio now goes to `to` (nil: nowhere
     /// this manager can name, such as no device at all).
     case routeChanged(from: AudioDevice?, to: AudioDevice?, reason: RouteChangeReason)
+    /// The route stays on the same device, with another input now (its microphone came, or
+    /// went); `route` is the device as it is now.
+    case inputChanged(route: AudioDevice)
     /// Switching to `device` failed; the manager went on to the next preference.
     case switchFailed(device: AudioDevice, reason: SwitchFailure)
+    /// Call audio was turned on or off.
+    case callAudioChanged(isActive: Bool)
+    /// The connection to the sound server was lost, or is back (the route is re-applied then).
+    case connectionChanged(isConnected: Bool)
+    /// Someone else (another daemon, a mixer) took the default away `overrides` times in a
+    /// short while: the manager stops taking it back, and audio stays on `to`, until the
+    /// devices, the preferences, the selection or call audio change.
+    case yielded(to: AudioDevice?, overrides: Int)
 
     /// One line for logs.
     public var description: String {
         switch self {
+        case .state(let state):
+            "state: route \(state.route?.id.rawValue ?? "none"), \(state.devices.count) device\(state.devices.count == 1 ? "" : "s"), "
+                + "call audio \(state.isCallAudioActive ? "on" : "off"), \(state.isConnected ? "connected" : "disconnected")"
+        case .inputChanged(let route):
+            "input changed: \(route.id.rawValue) records from \(route.input?.deviceName ?? "no input of its own")"
+        case .callAudioChanged(let isActive):
+            "call audio \(isActive ? "on" : "off")"
+        case .connectionChanged(let isConnected):
+            isConnected ? "connection to the server back" : "connection to the server lost"
+        case .yielded(let device, let overrides):
+            "yielded to \(device?.id.rawValue ?? "none") after \(overrides) overrides"
         case .devicesChanged(let devices):
             "devices changed: \(devices.count) device\(devices.count == 1 ? "" : "s")"
         case .routeChanged(let from, let to, let reason):
@@ -21,6 +46,37 @@ public enum AudioRouteEvent: Hashable, Sendable, CustomStringConvertible {
         case .switchFailed(let device, let reason):
             "switch to \(device.id) failed: \(reason)"
         }
+    }
+}
+
+/// Where an ``AudioDeviceManager`` stands, as one value.
+public struct AudioRouteState: Hashable, Sendable {
+    /// The devices that can be used (``AudioDeviceManager/audioDevices``).
+    public var devices: [AudioDevice]
+    /// Where audio goes, as the server confirmed it.
+    public var route: AudioDevice?
+    /// Whether call audio is on.
+    public var isCallAudioActive: Bool
+    /// Whether the manager is connected to its server and following it.
+    public var isConnected: Bool
+    /// The preferences.
+    public var preferences: PreferenceList
+    /// The device chosen by hand, if any.
+    public var selection: AudioDevice.ID?
+    /// Whether the manager stopped taking the default back from someone else.
+    public var isYielding: Bool
+
+    /// A state from its parts.
+    public init(devices: [AudioDevice] = [], route: AudioDevice? = nil, isCallAudioActive: Bool = false,
+                isConnected: Bool = false, preferences: PreferenceList = PreferenceList(),
+                selection: AudioDevice.ID? = nil, isYielding: Bool = false) {
+        self.devices = devices
+        self.route = route
+        self.isCallAudioActive = isCallAudioActive
+        self.isConnected = isConnected
+        self.preferences = preferences
+        self.selection = selection
+        self.isYielding = isYielding
     }
 }
 

@@ -19,18 +19,27 @@ public enum RoutePolicy {
     /// (higher is newer); devices it lacks count as oldest.
     public static func candidates(among devices: [AudioDevice], preferences: [AudioPreference],
                                   selection: AudioDevice.ID?, arrivals: [AudioDevice.ID: Int] = [:]) -> [AudioDevice] {
+        tiers(among: devices, preferences: preferences, selection: selection, arrivals: arrivals).flatMap { $0 }
+    }
+
+    /// The same devices grouped by what admits them: the manual selection, then each
+    /// preference entry in turn; empty tiers are left out and a device appears only in the
+    /// first tier that admits it. A route already on any device of the first tier satisfies
+    /// the preferences as well as the tier's first device does.
+    public static func tiers(among devices: [AudioDevice], preferences: [AudioPreference],
+                             selection: AudioDevice.ID?, arrivals: [AudioDevice.ID: Int] = [:]) -> [[AudioDevice]] {
         let usable = devices.filter(isUsable)
-        var ranked: [AudioDevice] = []
+        var tiers: [[AudioDevice]] = []
         var taken = Set<AudioDevice.ID>()
-        func take(_ device: AudioDevice) {
-            if taken.insert(device.id).inserted { ranked.append(device) }
+        func add(_ matching: [AudioDevice]) {
+            let fresh = matching.filter { taken.insert($0.id).inserted }
+            if !fresh.isEmpty { tiers.append(fresh) }
         }
-        if let selection, let selected = usable.first(where: { $0.id == selection }) { take(selected) }
+        if let selection { add(usable.filter { $0.id == selection }) }
         for preference in preferences {
-            let matching = usable.filter { preference.matches($0) }.sorted { precedes($0, $1, arrivals: arrivals) }
-            matching.forEach(take)
+            add(usable.filter { preference.matches($0) }.sorted { precedes($0, $1, arrivals: arrivals) })
         }
-        return ranked
+        return tiers
     }
 
     /// Whether a device can carry a route: it has an output, is not known to be unavailable,

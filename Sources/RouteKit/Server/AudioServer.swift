@@ -31,6 +31,12 @@ public protocol AudioServer: Sendable {
     func sourceOutput(at index: UInt32) async throws -> SourceOutputInfo?
     /// Changes, from now on: subscription events and connection-state changes.
     func events() -> AsyncStream<PulseEvent>
+    /// The same changes handed to `handler` as they arrive, then nil when the server's
+    /// connection is shut down; the engine's only way in. `handler` must return at once.
+    /// Releasing the observation stops the calls. A default implementation forwards
+    /// ``events()`` from a task of its own; `PulseClient` and the simulated server call the
+    /// handler directly, with no hop between.
+    func observeEvents(_ handler: @escaping @Sendable (PulseEvent?) -> Void) -> EventObservation
 
     /// Makes `sink` the default sink.
     func setDefaultSink(_ sink: String) async throws
@@ -52,6 +58,18 @@ public protocol AudioServer: Sendable {
     func setSourcePort(_ source: String, port: String) async throws
     /// Switches a card's profile.
     func setCardProfile(_ card: String, profile: String) async throws
+}
+
+extension AudioServer {
+    /// Forwards ``events()`` to `handler` from a task that the observation cancels.
+    public func observeEvents(_ handler: @escaping @Sendable (PulseEvent?) -> Void) -> EventObservation {
+        let stream = events()
+        let forwarding = Task {
+            for await event in stream { handler(event) }
+            if !Task.isCancelled { handler(nil) }
+        }
+        return EventObservation { forwarding.cancel() }
+    }
 }
 
 extension PulseClient: AudioServer {}

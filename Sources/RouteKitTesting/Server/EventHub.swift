@@ -16,6 +16,10 @@ final class EventHub: Sendable {
         broadcaster.makeStream()
     }
 
+    func observe(_ handler: @escaping @Sendable (PulseEvent?) -> Void) -> EventObservation {
+        broadcaster.observe(handler)
+    }
+
     /// Delivers `events` in order. Called with the server's lock held, so that events of
     /// concurrent operations never interleave; this takes only the hub's own locks.
     func yield(_ events: [PulseEvent]) {

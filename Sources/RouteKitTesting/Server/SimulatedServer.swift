@@ -97,6 +97,12 @@ public final class SimulatedServer: AudioServer, Sendable {
         hub.makeStream()
     }
 
+    /// Calls `handler` with every event from now on, then with nil at ``shutdown()``, as
+    /// `PulseClient.observeEvents(_:)` does. Keep the observation: releasing it stops the calls.
+    public func observeEvents(_ handler: @escaping @Sendable (PulseEvent?) -> Void) -> EventObservation {
+        hub.observe(handler)
+    }
+
     /// Every command received so far, failed ones included, in order.
     public var receivedCommands: [SimulatedCommand] {
         state.withLock { $0.receivedCommands }

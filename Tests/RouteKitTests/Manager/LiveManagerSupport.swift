@@ -102,7 +102,7 @@ actor RouteEventRecorder {
     /// Records `manager`'s events from now on (before `start()`, to see the first route).
     static func recording(_ manager: AudioDeviceManager) async -> RouteEventRecorder {
         let recorder = RouteEventRecorder()
-        await recorder.follow(await manager.events())
+        await recorder.follow(manager.events())
         return recorder
     }
 
@@ -327,6 +327,11 @@ final class LiveManagerRig: Sendable {
         return index
     }
 
+    /// Forgets every module loaded so far: after a server restart they are gone with it.
+    func forgetModules() {
+        modules.withLock { $0.removeAll() }
+    }
+
     /// Unloads `device`'s modules (its microphone first) and returns once the server answered.
     func unloadQuickly(_ device: ConventionDevice) async throws {
         guard let indexes = modules.withLock({ $0.removeValue(forKey: device.name) }) else {
@@ -430,7 +435,7 @@ final class LiveManagerRig: Sendable {
     /// where each stream plays or records, the manager's events.
     func situation() async -> String {
         let info = try? await observer.serverInfo()
-        let selected = await manager.selectedAudioDevice
+        let selected = manager.selectedAudioDevice
         let sinks = Dictionary(((try? await observer.sinks()) ?? []).map { ($0.index, $0.name) }) { first, _ in first }
         let sources = Dictionary(((try? await observer.sources()) ?? []).map { ($0.index, $0.name) }) { first, _ in first }
         let playing = ((try? await observer.sinkInputs()) ?? []).map {
@@ -463,7 +468,7 @@ final class LiveManagerRig: Sendable {
     func expectRoute(on device: ConventionDevice, streams: [StreamProcess] = [], recordings: [StreamProcess] = [],
                      _ what: String, sourceLocation: SourceLocation = #_sourceLocation) async throws {
         try await settle("route on \(device) \(what)") {
-            let selected = await self.manager.selectedAudioDevice
+            let selected = self.manager.selectedAudioDevice
             guard try await self.defaultSink() == device.name, selected?.id == device.id else { return false }
             // A microphone that came a moment after its output joins the route on the next pass.
             if device.hasMicrophone {
@@ -478,7 +483,7 @@ final class LiveManagerRig: Sendable {
             }
             return true
         }
-        let selected = await manager.selectedAudioDevice
+        let selected = manager.selectedAudioDevice
         let info = try await observer.serverInfo()
         #expect(selected?.output?.deviceName == info.defaultSinkName, "verified route \(what)", sourceLocation: sourceLocation)
         #expect(selected?.id == device.id, "\(what)", sourceLocation: sourceLocation)

@@ -59,14 +59,33 @@ struct ManagerChoiceTests {
         }
     }
 
-    @Test("two headsets present at start: the one connected last wins", .timeLimit(.minutes(1)),
+    @Test("two headsets present at start, neither in use: the one connected last wins", .timeLimit(.minutes(1)),
           arguments: SoundServerKind.allCases, orders)
     func newestHeadsetWinsAtStart(kind: SoundServerKind, order: PlugOrder) async throws {
         try await LiveManagerRig.run(kind, preferences: [.kind(.bluetooth), .kind(.speakerphone)]) { rig in
-            try await rig.plug(.speakerphone())
+            let speaker = ConventionDevice.speakerphone()
+            try await rig.plug(speaker)
             try await rig.plug(order.first)
             try await rig.plug(order.second)
+            try await rig.observer.setDefaultSink(speaker.name)
+            try await rig.expectServerDefault(speaker, "as configured")
             try await rig.start(expecting: order.second)
+        }
+    }
+
+    @Test("a kind preference the default already satisfies changes nothing at start", .timeLimit(.minutes(1)),
+          arguments: SoundServerKind.allCases)
+    func satisfiedPreferenceKeepsTheDefault(kind: SoundServerKind) async throws {
+        let speaker = ConventionDevice.speakerphone("speaker", "Speaker")
+        let other = ConventionDevice.speakerphone("other", "Other Speaker")
+        try await LiveManagerRig.run(kind, preferences: [.kind(.speakerphone)]) { rig in
+            try await rig.plug(speaker)
+            try await rig.plug(other)
+            try await rig.observer.setDefaultSink(speaker.name)
+            try await rig.expectServerDefault(speaker, "as configured")
+            try await rig.start(expecting: speaker)
+            try await rig.expectNoRouteChange(after: await rig.recorder.count, "nothing else to do")
+            #expect(try await rig.defaultSink() == speaker.name, "the default in use stays")
         }
     }
 
@@ -122,7 +141,7 @@ struct ManagerChoiceTests {
             defer { stream.stop() }
 
             try await rig.start(expecting: speaker, streams: [stream])
-            let kinds = Dictionary(await rig.manager.audioDevices.map { ($0.id, $0.kind) }) { first, _ in first }
+            let kinds = Dictionary(try await rig.manager.audioDevices.map { ($0.id, $0.kind) }) { first, _ in first }
             #expect(kinds[hdmi.id] == .external)
             #expect(kinds[virtual.id] == .virtual)
             #expect(kinds[speaker.id] == .speakerphone)

@@ -50,14 +50,14 @@ struct ManagerFlappingTests {
             let isHeadset: @Sendable (String) -> Bool = { $0.hasPrefix(headset.name) }
             try await rig.settle("the route on \(expected) after the storm", timeout: .seconds(20)) { [expected] in
                 guard try await rig.defaultSink() == expected.name,
-                      await rig.manager.selectedAudioDevice?.id == expected.id,
+                      rig.manager.selectedAudioDevice?.id == expected.id,
                       try await rig.sinkName(of: call) == expected.name,
                       // The last route the manager announced, if it moved at all.
                       await rig.recorder.routeChanges().last?.to?.id == expected.id else { return false }
                 // The server and the manager are done with the storm: only the last headset is
                 // left (if any), and the manager's devices are the server's.
                 let serverHeadsets = try await rig.observer.sinks().map(\.name).filter(isHeadset)
-                let managerHeadsets = await rig.manager.allDevices.map(\.id.rawValue).filter(isHeadset)
+                let managerHeadsets = try await rig.manager.allDevices.map(\.id.rawValue).filter(isHeadset)
                 let left = endsPlugged ? [expected.name] : []
                 return serverHeadsets == left && managerHeadsets == left
             }

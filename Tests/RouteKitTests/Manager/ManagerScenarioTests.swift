@@ -49,7 +49,7 @@ struct ManagerScenarioTests {
             try await rig.start(expecting: scenario.device, streams: [call])
             var mark = await rig.recorder.count
             await rig.manager.activateCallAudio()
-            #expect(await rig.manager.isCallAudioActive)
+            #expect(rig.manager.isCallAudioActive)
             try await rig.expectRoute(on: scenario.device, streams: [call], "in the call, no headset")
             try await rig.expectNoRouteChange(after: mark, "call audio on the device already in use")
 
@@ -87,7 +87,7 @@ struct ManagerScenarioTests {
 
             // stop() puts back what it found: the server's own default, and the stream on it.
             await rig.manager.stop()
-            #expect(await rig.manager.selectedAudioDevice == nil)
+            #expect(rig.manager.selectedAudioDevice == nil)
             try await rig.settle("the default and the stream back where the manager found them") {
                 guard try await rig.defaultSink() == scenario.distractor.name else { return false }
                 return try await rig.sinkName(of: call) == scenario.distractor.name

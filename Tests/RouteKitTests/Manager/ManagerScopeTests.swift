@@ -95,7 +95,7 @@ struct ManagerScopeTests {
                                         others: (playing: [StreamProcess], recording: [StreamProcess]), _ what: String,
                                         sourceLocation: SourceLocation = #_sourceLocation) async throws {
         try await rig.settle("phone streams on \(device) \(what)") {
-            guard await rig.manager.selectedAudioDevice?.id == device.id else { return false }
+            guard rig.manager.selectedAudioDevice?.id == device.id else { return false }
             for stream in phone.playing {
                 if try await rig.sinkName(of: stream) != device.name { return false }
             }
@@ -111,7 +111,7 @@ struct ManagerScopeTests {
             }
             return true
         }
-        let selected = await rig.manager.selectedAudioDevice
+        let selected = rig.manager.selectedAudioDevice
         #expect(selected?.output?.deviceName == device.name, "\(what)", sourceLocation: sourceLocation)
         #expect(selected?.input?.deviceName == device.microphoneName, "\(what)", sourceLocation: sourceLocation)
         let info = try await rig.observer.serverInfo()

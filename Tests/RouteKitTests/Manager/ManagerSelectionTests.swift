@@ -25,7 +25,7 @@ struct ManagerSelectionTests {
 
             var mark = await rig.recorder.count
             try await rig.manager.select(usb.id)
-            #expect(await rig.manager.manualSelection == usb.id)
+            #expect(rig.manager.manualSelection == usb.id)
             #expect(try await rig.recorder.waitForRoute(to: usb.id, after: mark).reason == .selectionChanged)
             try await rig.expectRoute(on: usb, streams: [stream], "after selecting the wired headset")
 
@@ -35,14 +35,14 @@ struct ManagerSelectionTests {
             try await rig.waitForManagerDevices(after: mark, containing: headset.id)
             try await rig.expectNoRouteChange(after: mark, "a preferred device appeared beside the selection")
             try await rig.expectRoute(on: usb, streams: [stream], "with the preferred headset present")
-            #expect(await rig.manager.manualSelection == usb.id)
+            #expect(rig.manager.manualSelection == usb.id)
 
             // The selected device goes: the selection is dropped and the preferences apply.
             mark = await rig.recorder.count
             try await rig.unplug(usb)
             #expect(try await rig.recorder.waitForRoute(to: headset.id, after: mark).reason == .deviceFailed)
             try await rig.expectRoute(on: headset, streams: [stream], "after the selected device went")
-            #expect(await rig.manager.manualSelection == nil)
+            #expect(rig.manager.manualSelection == nil)
 
             // It comes back: no longer selected, so it does not take the route back.
             mark = await rig.recorder.count
@@ -94,7 +94,7 @@ struct ManagerSelectionTests {
             await #expect(throws: SelectionError.noSuchDevice("never_was")) {
                 try await rig.manager.select("never_was")
             }
-            #expect(await rig.manager.manualSelection == nil)
+            #expect(rig.manager.manualSelection == nil)
             try await rig.expectNoRouteChange(after: mark, "a refused selection")
             try await rig.expectRoute(on: earpiece, "after the refused selections")
         }

@@ -98,8 +98,8 @@ struct ManagerVerifiedRouteTests {
                 await rig.manager.setPreferences(preferences)
                 // setPreferences returns once the switch is verified: no waiting needed for
                 // the manager's side.
-                #expect(await rig.manager.selectedAudioDevice?.id == expected.id, "\(preferences)")
-                #expect(await rig.manager.selectedAudioDevice?.output?.deviceName == (try await rig.defaultSink()),
+                #expect(rig.manager.selectedAudioDevice?.id == expected.id, "\(preferences)")
+                #expect(rig.manager.selectedAudioDevice?.output?.deviceName == (try await rig.defaultSink()),
                         "reported route = server default for \(preferences)")
                 #expect(try await rig.recorder.waitForRoute(to: expected.id, after: mark).reason == .preferencesChanged)
                 try await rig.expectRoute(on: expected, streams: [stream], "for \(preferences)")
@@ -107,32 +107,32 @@ struct ManagerVerifiedRouteTests {
         }
     }
 
-    @Test("at start with the default already on the preferred device, streams playing elsewhere still move to it",
+    @Test("at start with the default already on the preferred device, a stream pinned elsewhere stays there",
           .timeLimit(.minutes(1)), arguments: SoundServerKind.allCases)
-    func startInPlaceMovesStreams(kind: SoundServerKind) async throws {
+    func startInPlaceLeavesPinnedStreams(kind: SoundServerKind) async throws {
         let earpiece = ConventionDevice.earpiece()
         let speaker = ConventionDevice.speakerphone()
         try await LiveManagerRig.run(kind, preferences: [.kind(.earpiece)]) { rig in
             try await rig.plug(earpiece)
             try await rig.plug(speaker)
-            // The default is already the device the preferences pick, but a stream plays on
-            // the speaker: the route the manager reports must be where that stream plays too.
             try await rig.observer.setDefaultSink(earpiece.name)
             try await rig.expectServerDefault(earpiece, "as configured")
-            let stream = try await rig.play(on: speaker)
-            defer { stream.stop() }
-            try await rig.start(expecting: earpiece, streams: [stream])
+            // Started on the speaker by name while the earpiece is the default: pinned there
+            // by its user, as module-switch-on-connect would leave it.
+            let pinned = try await rig.play(on: speaker)
+            defer { pinned.stop() }
+            try await rig.start(expecting: earpiece)
+            try await rig.expectNoRouteChange(after: await rig.recorder.count, "nothing to switch")
+            #expect(try await rig.sinkName(of: pinned) == speaker.name, "the pinned stream stays where its user put it")
         }
     }
 }
 
-/// Where the manager's request for one step meets the test's removal of a device.
 final class Trap: Sendable {
     let sink: String
     let moment: ManagerVerifiedRouteTests.Moment
     private struct State {
         var action: (@Sendable () async throws -> Void)?
-        var sawDefaultRequest = false
         var fired = false
 
         mutating func take() -> (@Sendable () async throws -> Void)? {
@@ -168,21 +168,12 @@ final class Trap: Sendable {
         try await action?()
     }
 
-    /// Called after the manager's `setDefaultSink(name)` was answered.
-    func afterSetDefaultSink(_ name: String) {
+    /// Called after the manager's `setDefaultSink(name)` was answered, before the manager
+    /// has seen the server's confirmation: the device goes between request and confirmation.
+    func afterSetDefaultSink(_ name: String) async throws {
         guard name == sink else { return }
-        state.withLock { state in
-            if state.action != nil, moment == .afterDefault { state.sawDefaultRequest = true }
-        }
-    }
-
-    /// Called before the manager lists the playback streams: in a switch, that comes right
-    /// after the default was set (to move the streams) and before the default is read back.
-    /// (The device list never lists streams, so this is the manager's switch and nothing else.)
-    func beforeListingStreams() async throws {
         let action: (@Sendable () async throws -> Void)? = state.withLock { state in
-            guard moment == .afterDefault, state.sawDefaultRequest else { return nil }
-            state.sawDefaultRequest = false
+            guard state.action != nil, moment == .afterDefault else { return nil }
             return state.take()
         }
         try await action?()
@@ -197,12 +188,9 @@ struct InterposingServer: AudioServer {
     func setDefaultSink(_ sink: String) async throws {
         try await trap.beforeSetDefaultSink(sink)
         try await base.setDefaultSink(sink)
-        trap.afterSetDefaultSink(sink)
+        try await trap.afterSetDefaultSink(sink)
     }
-    func sinkInputs() async throws -> [SinkInputInfo] {
-        try await trap.beforeListingStreams()
-        return try await base.sinkInputs()
-    }
+    func sinkInputs() async throws -> [SinkInputInfo] { try await base.sinkInputs() }
 
     func serverInfo() async throws -> ServerInfo { try await base.serverInfo() }
 

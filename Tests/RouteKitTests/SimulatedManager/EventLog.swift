@@ -14,7 +14,7 @@ actor EventLog {
     /// Starts recording `manager`'s events (call before `start()` to see the first route).
     static func recording(_ manager: AudioDeviceManager) async -> EventLog {
         let log = EventLog()
-        let stream = await manager.events()
+        let stream = manager.events()
         await log.follow(stream)
         return log
     }

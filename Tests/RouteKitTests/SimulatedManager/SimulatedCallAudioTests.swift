@@ -28,21 +28,21 @@ struct SimulatedCallAudioTests {
         #expect(try await server.serverInfo().defaultSourceName == Self.laptopSource, "A2DP has no microphone")
 
         await manager.activateCallAudio()
-        #expect(await manager.isCallAudioActive)
+        #expect(manager.isCallAudioActive)
         #expect(try await server.card(named: Self.card)?.activeProfileName == "headset_head_unit")
         let info = try await server.serverInfo()
         #expect(info.defaultSinkName == "bluez_sink.00_1B_66_AA_BB_CC.headset_head_unit")
         #expect(info.defaultSourceName == "bluez_source.00_1B_66_AA_BB_CC.headset_head_unit", "the input follows the output")
         #expect(try await server.sourceOutput(at: recording.index)?.source
                 == server.source(named: "bluez_source.00_1B_66_AA_BB_CC.headset_head_unit")?.index)
-        #expect(await manager.selectedAudioDevice?.input?.deviceName == "bluez_source.00_1B_66_AA_BB_CC.headset_head_unit")
+        #expect(manager.selectedAudioDevice?.input?.deviceName == "bluez_source.00_1B_66_AA_BB_CC.headset_head_unit")
 
         await manager.deactivateCallAudio()
         #expect(try await server.card(named: Self.card)?.activeProfileName == "a2dp_sink")
         let after = try await server.serverInfo()
         #expect(after.defaultSinkName == "bluez_sink.00_1B_66_AA_BB_CC.a2dp_sink")
         #expect(after.defaultSourceName == Self.laptopSource)
-        #expect(await manager.selectedAudioDevice?.id == Self.headset)
+        #expect(manager.selectedAudioDevice?.id == Self.headset)
         await manager.stop()
     }
 
@@ -68,7 +68,7 @@ struct SimulatedCallAudioTests {
         #expect(failure.reason.code == .inputOutput)
         #expect(failure.reason.message.contains("headset_head_unit"))
         #expect(try await server.serverInfo().defaultSinkName == Self.laptopSink)
-        #expect(await manager.selectedAudioDevice?.id == Self.speaker, "the route reported is the one in use")
+        #expect(manager.selectedAudioDevice?.id == Self.speaker, "the route reported is the one in use")
         await manager.stop()
     }
 
@@ -96,7 +96,7 @@ struct SimulatedCallAudioTests {
         #expect(failure.reason.step == .defaultSink)
         #expect(failure.reason.code == .noSuchEntity)
         await manager.refreshSpeakerphoneSetting()
-        #expect(await manager.selectedAudioDevice?.id == Self.speaker)
+        #expect(manager.selectedAudioDevice?.id == Self.speaker)
         #expect(try await server.serverInfo().defaultSinkName == Self.laptopSink)
         #expect(!(await log.routeChanges.contains { $0.to?.id == Self.headset }), "never reported as the route")
         await manager.stop()
@@ -131,7 +131,7 @@ struct SimulatedCallAudioTests {
             events.contains { if case .devicesChanged(let devices) = $0 { devices.contains { $0.id == "sentinel" } } else { false } }
         }
         await manager.refreshSpeakerphoneSetting()
-        #expect(await manager.selectedAudioDevice?.id == expected)
+        #expect(manager.selectedAudioDevice?.id == expected)
         #expect(try await server.serverInfo().defaultSinkName
                 == (endsConnected ? "bluez_sink.00_1B_66_AA_BB_CC.a2dp_sink" : Self.laptopSink))
         let changes = await log.routeChanges.count

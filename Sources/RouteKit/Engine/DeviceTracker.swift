@@ -1,0 +1,135 @@
+import PulseAudio
+
+/// The server's devices as the engine last saw them, brought up to date a batch of events at
+/// a time: removals applied at once, one lookup per object that is new or changed (however
+/// many events it had in the batch), all of a batch's lookups sent together.
+struct DeviceTracker: Sendable {
+    private(set) var state = DeviceListState()
+
+    /// What a batch changed.
+    struct Change: Sendable {
+        var added: Set<AudioDevice.ID> = []
+        var removed: Set<AudioDevice.ID> = []
+        var changed: Set<AudioDevice.ID> = []
+        var defaultsChanged = false
+        var isEmpty: Bool { added.isEmpty && removed.isEmpty && changed.isEmpty && !defaultsChanged }
+
+        mutating func merge(_ other: DeviceList.Change) {
+            added.formUnion(other.added)
+            removed.formUnion(other.removed)
+            changed.formUnion(other.changed)
+            defaultsChanged = defaultsChanged || other.defaultsChanged
+            removed.subtract(added)
+        }
+    }
+
+    /// The facilities the tracker follows.
+    static let facilities: Set<SubscriptionEvent.Facility> = [.sink, .source, .card, .server]
+
+    /// Reads everything: at start and after each reconnection.
+    static func read(from server: any AudioServer) async throws -> DeviceTracker {
+        async let info = server.serverInfo()
+        async let cards = server.cards()
+        async let sinks = server.sinks()
+        async let sources = server.sources()
+        var tracker = DeviceTracker()
+        tracker.state = try await DeviceListState(cards: cards, sinks: sinks, sources: sources, info: info)
+        return tracker
+    }
+
+    var devices: [AudioDevice] { state.devices() }
+    var defaultSinkName: String? { state.defaultSinkName }
+    var defaultSourceName: String? { state.defaultSourceName }
+
+    /// Applies `events` (of ``facilities``; others are ignored), in order per object.
+    mutating func apply(_ events: [SubscriptionEvent], from server: any AudioServer) async throws -> Change {
+        var last: [Key: SubscriptionEvent.Kind] = [:]
+        var order: [Key] = []
+        for event in events where Self.facilities.contains(event.facility) {
+            let key = Key(facility: event.facility, index: event.facility == .server ? 0 : event.index)
+            if last.updateValue(event.kind, forKey: key) == nil { order.append(key) }
+        }
+        if last[Key(facility: .server, index: 0)] != nil {
+            // The server announces a default it moved before the device it removes: the old
+            // defaults are looked up in the same round, so that a removal is seen with it.
+            for key in [defaultSinkKey, defaultSourceKey].compactMap({ $0 }) where last[key] == nil {
+                last[key] = .change
+                order.append(key)
+            }
+        }
+        var change = Change()
+        var lookups: [Key] = []
+        for key in order {
+            if last[key] == .remove {
+                change.merge(remove(key))
+            } else {
+                lookups.append(key)
+            }
+        }
+        for (key, answer) in try await Self.lookUp(lookups, on: server) {
+            change.merge(upsert(key, answer))
+        }
+        return change
+    }
+
+    // MARK: Helpers
+
+    private struct Key: Hashable, Sendable {
+        var facility: SubscriptionEvent.Facility
+        var index: UInt32
+    }
+
+    private var defaultSinkKey: Key? {
+        state.sinks.values.first { $0.name == state.defaultSinkName }.map { Key(facility: .sink, index: $0.index) }
+    }
+
+    private var defaultSourceKey: Key? {
+        state.sources.values.first { $0.name == state.defaultSourceName }.map { Key(facility: .source, index: $0.index) }
+    }
+
+    private enum Answer: Sendable {
+        case sink(SinkInfo?), source(SourceInfo?), card(CardInfo?), server(ServerInfo)
+    }
+
+    private mutating func remove(_ key: Key) -> DeviceList.Change {
+        switch key.facility {
+        case .sink: state.removeSink(key.index)
+        case .source: state.removeSource(key.index)
+        case .card: state.removeCard(key.index)
+        default: DeviceList.Change()
+        }
+    }
+
+    private mutating func upsert(_ key: Key, _ answer: Answer) -> DeviceList.Change {
+        switch answer {
+        case .sink(let sink): sink.map { state.upsert($0) } ?? state.removeSink(key.index)
+        case .source(let source): source.map { state.upsert($0) } ?? state.removeSource(key.index)
+        case .card(let card): card.map { state.upsert($0) } ?? state.removeCard(key.index)
+        case .server(let info): state.setDefaults(sink: info.defaultSinkName, source: info.defaultSourceName)
+        }
+    }
+
+    /// One lookup per key, all sent at once; answers in the keys' order. A single lookup is
+    /// awaited directly, without a task group.
+    private static func lookUp(_ keys: [Key], on server: any AudioServer) async throws -> [(Key, Answer)] {
+        if keys.count == 1 { return [(keys[0], try await lookUp(keys[0], on: server))] }
+        guard !keys.isEmpty else { return [] }
+        return try await withThrowingTaskGroup(of: (Int, Answer).self) { group in
+            for (position, key) in keys.enumerated() {
+                group.addTask { (position, try await lookUp(key, on: server)) }
+            }
+            var answers = [Answer?](repeating: nil, count: keys.count)
+            for try await (position, answer) in group { answers[position] = answer }
+            return zip(keys, answers).compactMap { key, answer in answer.map { (key, $0) } }
+        }
+    }
+
+    private static func lookUp(_ key: Key, on server: any AudioServer) async throws -> Answer {
+        switch key.facility {
+        case .sink: .sink(try await server.sink(at: key.index))
+        case .source: .source(try await server.source(at: key.index))
+        case .card: .card(try await server.card(at: key.index))
+        default: .server(try await server.serverInfo())
+        }
+    }
+}

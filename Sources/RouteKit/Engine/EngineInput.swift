@@ -1,0 +1,149 @@
+import PulseAudio
+import Synchronization
+
+/// One input of the engine's loop.
+enum EngineInput: Sendable {
+    /// What the server's connection delivered.
+    case server(PulseEvent)
+    /// The server's connection was shut down: no event will come again.
+    case serverGone
+    /// An API call, and the ticket its caller waits on.
+    case command(RouteCommand, CommandTicket)
+}
+
+/// What an API caller waits on: the loop punches it once the machine has settled after the
+/// command (no switch under way), or the caller stops waiting when its task is cancelled. The
+/// command itself always runs in the loop, never in the caller's task.
+final class CommandTicket: Sendable {
+    private enum State {
+        case waiting
+        case waiter(CheckedContinuation<Void, Never>)
+        case done
+    }
+
+    private let state = Mutex(State.waiting)
+
+    init() {}
+
+    /// Waits until ``punch()``, or until the calling task is cancelled.
+    func wait() async {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let resumeNow = state.withLock { state -> Bool in
+                    guard case .waiting = state else { return true }
+                    if Task.isCancelled { return true }
+                    state = .waiter(continuation)
+                    return false
+                }
+                if resumeNow { continuation.resume() }
+            }
+        } onCancel: {
+            punch()
+        }
+    }
+
+    /// Ends the wait. Idempotent.
+    func punch() {
+        let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            defer { state = .done }
+            if case .waiter(let continuation) = state { return continuation }
+            return nil
+        }
+        waiter?.resume()
+    }
+}
+
+/// A one-shot signal: ``fire()`` once, and every ``wait()`` returns, now or later.
+final class OneShotSignal: Sendable {
+    private struct State {
+        var fired = false
+        var nextID = 0
+        var waiters: [Int: CheckedContinuation<Void, Never>] = [:]
+    }
+
+    private let state = Mutex(State())
+
+    init() {}
+
+    /// Whether it has fired.
+    var hasFired: Bool { state.withLock { $0.fired } }
+
+    /// Fires; idempotent.
+    func fire() {
+        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            guard !state.fired else { return [] }
+            state.fired = true
+            defer { state.waiters.removeAll() }
+            return Array(state.waiters.values)
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    /// Returns once fired (at once if it has), or when the calling task is cancelled.
+    func wait() async {
+        let id = state.withLock { state -> Int in
+            defer { state.nextID += 1 }
+            return state.nextID
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let now = state.withLock { state -> Bool in
+                    if state.fired || Task.isCancelled { return true }
+                    state.waiters[id] = continuation
+                    return false
+                }
+                if now { continuation.resume() }
+            }
+        } onCancel: {
+            let waiter = state.withLock { $0.waiters.removeValue(forKey: id) }
+            waiter?.resume()
+        }
+    }
+}
+
+/// A one-shot outcome: ``succeed()`` or ``fail(_:)`` once, and ``value()`` returns or throws it.
+final class OneShotResult: Sendable {
+    private enum State {
+        case pending([CheckedContinuation<Void, any Error>])
+        case done((any Error)?)
+    }
+
+    private let state = Mutex(State.pending([]))
+
+    init() {}
+
+    /// Settles with success; later calls change nothing.
+    func succeed() { settle(nil) }
+
+    /// Settles with `error`; later calls change nothing.
+    func fail(_ error: any Error) { settle(error) }
+
+    private func settle(_ error: (any Error)?) {
+        let waiters = state.withLock { state -> [CheckedContinuation<Void, any Error>] in
+            guard case .pending(let waiters) = state else { return [] }
+            state = .done(error)
+            return waiters
+        }
+        for waiter in waiters {
+            if let error { waiter.resume(throwing: error) } else { waiter.resume() }
+        }
+    }
+
+    /// Waits for the outcome.
+    func value() async throws {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            let settled = state.withLock { state -> (any Error)?? in
+                switch state {
+                case .pending(let waiters):
+                    state = .pending(waiters + [continuation])
+                    return nil
+                case .done(let error):
+                    return .some(error)
+                }
+            }
+            if let settled {
+                if let error = settled { continuation.resume(throwing: error) } else { continuation.resume() }
+            }
+        }
+    }
+}

@@ -1,0 +1,227 @@
+import Logging
+import PulseAudio
+
+/// The engine's one loop: it takes what is queued at each wake (events and commands) as a
+/// batch, brings the device state up to date with one round of lookups, hands the result to
+/// the machine, and performs the machine's actions. Nothing else changes the route.
+///
+/// An event's way from libpulse to a switch: libpulse's callback → the queue → this batch →
+/// lookups sent together → ``DeviceTracker`` → ``RouteMachine`` → ``RouteExecutor`` →
+/// set-default-sink. No other hop.
+struct EngineLoop: Sendable {
+    let core: ManagerCore
+    let queue: InputQueue<EngineInput>
+    let server: any AudioServer
+    let executor: RouteExecutor
+    let logger: Logger
+    /// On PipeWire, WirePlumber moves the streams that follow the default itself, a moment
+    /// after it changes: the ones still left over are looked at only after this grace.
+    let strayGrace: Duration
+    var tracker: DeviceTracker
+
+    /// Strays to move once their grace is over.
+    private var deferredStrays: (due: ContinuousClock.Instant, action: RouteAction)?
+    /// When to try reading the whole server again, after a read that failed.
+    private var resyncDue: ContinuousClock.Instant?
+    /// Callers waiting for the machine to settle.
+    private var tickets: [CommandTicket] = []
+    private var isConnected = true
+
+    init(core: ManagerCore, queue: InputQueue<EngineInput>, server: any AudioServer, executor: RouteExecutor,
+         logger: Logger, strayGrace: Duration, tracker: DeviceTracker) {
+        self.core = core
+        self.queue = queue
+        self.server = server
+        self.executor = executor
+        self.logger = logger
+        self.strayGrace = strayGrace
+        self.tracker = tracker
+    }
+
+    /// Performs the first decision's actions, then runs until the queue ends, the server's
+    /// connection is shut down, or the task is cancelled.
+    mutating func run(first actions: [RouteAction]) async {
+        await perform(actions)
+        while !Task.isCancelled {
+            let deadline = [core.withShared { $0.machine.deadline }, deferredStrays?.due, resyncDue].compactMap { $0 }.min()
+            guard let batch = await queue.nextBatch(until: deadline) else { break }
+            guard !Task.isCancelled else { break }
+            if await handle(batch) == false { break }
+        }
+        for ticket in tickets { ticket.punch() }
+        tickets.removeAll()
+    }
+
+    /// One wake's work. False when the loop must end.
+    private mutating func handle(_ batch: [EngineInput]) async -> Bool {
+        var subscriptions: [SubscriptionEvent] = []
+        var streamEvents: [SubscriptionEvent] = []
+        var commands: [(RouteCommand, CommandTicket)] = []
+        var becameReady = false
+        var lost = false
+        for input in batch {
+            switch input {
+            case .server(.subscription(let event)):
+                if event.facility == .sinkInput || event.facility == .sourceOutput {
+                    streamEvents.append(event)
+                } else {
+                    subscriptions.append(event)
+                }
+            case .server(.connectionStateChanged(let state)):
+                if state == .ready {
+                    becameReady = true
+                    lost = false
+                    // What came before the connection was back belongs to the old one.
+                    subscriptions.removeAll()
+                    streamEvents.removeAll()
+                } else {
+                    lost = true
+                    becameReady = false
+                }
+            case .serverGone:
+                return false
+            case .command(let command, let ticket):
+                commands.append((command, ticket))
+            }
+        }
+        var actions: [RouteAction] = []
+        let now = ContinuousClock.now
+        if lost {
+            isConnected = false
+            resyncDue = nil
+            deferredStrays = nil
+            actions += core.machine { $0.connectionLost() }
+        }
+        if becameReady || (resyncDue.map { now >= $0 } ?? false) {
+            actions += await resynchronize()
+        } else if isConnected, !subscriptions.isEmpty {
+            actions += await follow(subscriptions)
+        }
+        for (command, ticket) in commands {
+            actions += core.machine { $0.handle(command, now: ContinuousClock.now) }
+            tickets.append(ticket)
+        }
+        actions += core.machine { $0.deadlinePassed(now: ContinuousClock.now) }
+        await perform(actions)
+        if isConnected, !streamEvents.isEmpty { await followStreams(streamEvents) }
+        if let strays = deferredStrays, ContinuousClock.now >= strays.due {
+            deferredStrays = nil
+            await perform([strays.action])
+        }
+        if core.withShared({ $0.machine.isSettled }) {
+            for ticket in tickets { ticket.punch() }
+            tickets.removeAll()
+        }
+        return true
+    }
+
+    /// After (re)connecting: reads everything again and decides afresh. A read that fails
+    /// with the connection up is tried again shortly; one that fails because the connection
+    /// went waits for the next ready.
+    private mutating func resynchronize() async -> [RouteAction] {
+        do {
+            tracker = try await DeviceTracker.read(from: server)
+            resyncDue = nil
+            isConnected = true
+            let tracker = self.tracker
+            return core.machine {
+                $0.connectionRestored(devices: tracker.devices, defaultSink: tracker.defaultSinkName,
+                                      defaultSource: tracker.defaultSourceName, now: ContinuousClock.now)
+            }
+        } catch let error as PulseError where error.code == .connectionTerminated || error.code == .badState {
+            logger.debug("resynchronization cut short: disconnected")
+            resyncDue = nil
+            return []
+        } catch {
+            logger.warning("could not read the server after reconnecting; trying again", metadata: ["error": "\(error)"])
+            resyncDue = ContinuousClock.now + .milliseconds(200)
+            return []
+        }
+    }
+
+    /// Brings the devices up to date with a batch of events and tells the machine.
+    private mutating func follow(_ events: [SubscriptionEvent]) async -> [RouteAction] {
+        let change: DeviceTracker.Change
+        do {
+            change = try await tracker.apply(events, from: server)
+        } catch let error as PulseError where error.code == .connectionTerminated || error.code == .badState {
+            return []  // the resynchronization after reconnecting covers it
+        } catch {
+            logger.warning("could not follow a change; reading the server again", metadata: ["error": "\(error)"])
+            resyncDue = ContinuousClock.now
+            return []
+        }
+        guard !change.isEmpty else { return [] }
+        let tracker = self.tracker
+        return core.machine {
+            $0.update(devices: tracker.devices, defaultSink: tracker.defaultSinkName, defaultSource: tracker.defaultSourceName,
+                      added: change.added, removed: change.removed, now: ContinuousClock.now)
+        }
+    }
+
+    /// Performs actions in order; what the executor reports goes back to the machine, whose
+    /// answers are performed in turn.
+    private mutating func perform(_ initial: [RouteAction]) async {
+        var actions = initial[...]
+        while !Task.isCancelled, let action = actions.popFirst() {
+            switch action {
+            case .emit(let event):
+                logger.debug("\(event)")
+                core.publish(event)
+            case .selectProfile(let card, let profile, let device):
+                do {
+                    let recorded = try await executor.selectProfile(profile, card: card, tracker: tracker)
+                    record(recorded)
+                } catch {
+                    actions += core.machine { $0.switchFailed(device, error, now: ContinuousClock.now) }
+                }
+            case .route(let plan):
+                do {
+                    let recorded = try await executor.route(plan, tracker: tracker)
+                    record(recorded)
+                    if case .application = executor.scope {
+                        actions += core.machine { $0.applicationRouteApplied(plan.device, now: ContinuousClock.now) }
+                    }
+                } catch {
+                    actions += core.machine { $0.switchFailed(plan.device.id, error, now: ContinuousClock.now) }
+                }
+            case .moveStrays(let fromSink, let toSink, let fromSource, let toSource):
+                if strayGrace > .zero, deferredStrays == nil || deferredStrays?.action != action {
+                    deferredStrays = (ContinuousClock.now + strayGrace, action)
+                } else {
+                    await executor.moveStrays(fromSink: fromSink, toSink: toSink, fromSource: fromSource, toSource: toSource,
+                                              tracker: tracker)
+                }
+            case .restoreProfile(let card, let profile, let selected):
+                await executor.restoreProfile(card: card, profile: profile, ifStill: selected, tracker: tracker)
+            case .restoreDefaultSource(let source):
+                await executor.restoreDefaultSource(source)
+            }
+        }
+    }
+
+    private func record(_ changes: [RecordedChange]) {
+        guard !changes.isEmpty else { return }
+        _ = core.machine { machine in
+            for change in changes { machine.record(change) }
+            return []
+        }
+    }
+
+    /// Application scope: selected streams that start or move go to the route; streams that
+    /// end leave the ledger.
+    private mutating func followStreams(_ events: [SubscriptionEvent]) async {
+        var latest: [SubscriptionEvent] = []
+        var seen = Set<String>()
+        for event in events.reversed() where seen.insert("\(event.facility)#\(event.index)").inserted { latest.append(event) }
+        for event in latest.reversed() {
+            if event.kind == .remove {
+                record([.streamGone(index: event.index, output: event.facility == .sinkInput)])
+                continue
+            }
+            guard case .application(let selector) = executor.scope,
+                  let route = core.withShared({ $0.machine.route }) else { continue }
+            record(await executor.follow(event, selector: selector, route: route, tracker: tracker))
+        }
+    }
+}

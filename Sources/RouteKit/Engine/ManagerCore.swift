@@ -1,0 +1,70 @@
+import Synchronization
+
+/// The state an ``AudioDeviceManager`` shares between its loop and its callers: the machine,
+/// the subscribers, and the loop's queue while it runs. One lock, held only to read or to
+/// apply one input to the machine; never across an await.
+final class ManagerCore: Sendable {
+    struct Shared: Sendable {
+        var machine: RouteMachine
+        var subscribers: [Int: AsyncStream<AudioRouteEvent>.Continuation] = [:]
+        var nextSubscriber = 0
+        /// The loop's queue while the manager runs.
+        var inputs: InputQueue<EngineInput>?
+        /// Fired to end the run (stop(), graceful shutdown).
+        var stopSignal: OneShotSignal?
+        /// The run that ``AudioDeviceManager/start()`` began: the facade's one task, ended by
+        /// ``AudioDeviceManager/stop()``. (A service group's run has none: the group owns it.)
+        var runner: Task<Void, any Error>?
+    }
+
+    private let shared: Mutex<Shared>
+    /// How many events a subscriber may fall behind by before the oldest are dropped.
+    static let subscriberBuffer = 1024
+
+    init(machine: RouteMachine) {
+        shared = Mutex(Shared(machine: machine))
+    }
+
+    /// Reads or changes the shared state, under the lock.
+    func withShared<Result: Sendable>(_ body: (inout Shared) -> Result) -> Result {
+        shared.withLock { body(&$0) }
+    }
+
+    /// Applies one input to the machine and returns its actions.
+    func machine(_ body: (inout RouteMachine) -> [RouteAction]) -> [RouteAction] {
+        shared.withLock { body(&$0.machine) }
+    }
+
+    /// A new subscriber: the current state first, then every event from now on.
+    func subscribe() -> AsyncStream<AudioRouteEvent> {
+        let (stream, continuation) = AsyncStream.makeStream(of: AudioRouteEvent.self,
+                                                            bufferingPolicy: .bufferingNewest(Self.subscriberBuffer))
+        let id = shared.withLock { shared -> Int in
+            defer { shared.nextSubscriber += 1 }
+            shared.subscribers[shared.nextSubscriber] = continuation
+            // Under the lock: no event can come between the state and the changes after it.
+            continuation.yield(.state(shared.machine.state))
+            return shared.nextSubscriber
+        }
+        continuation.onTermination = { [weak self] _ in
+            self?.shared.withLock { _ = $0.subscribers.removeValue(forKey: id) }
+        }
+        return stream
+    }
+
+    /// Hands `event` to every subscriber.
+    func publish(_ event: AudioRouteEvent) {
+        shared.withLock { shared in
+            for continuation in shared.subscribers.values { continuation.yield(event) }
+        }
+    }
+
+    /// Ends every subscriber's stream.
+    func finishSubscribers() {
+        let ended = shared.withLock { shared in
+            defer { shared.subscribers.removeAll() }
+            return Array(shared.subscribers.values)
+        }
+        for continuation in ended { continuation.finish() }
+    }
+}

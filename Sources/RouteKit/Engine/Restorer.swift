@@ -1,0 +1,221 @@
+import Logging
+import PulseAudio
+
+/// Puts back what a ``RestorationLedger`` says the engine changed, at ``AudioDeviceManager/stop()``:
+/// the defaults first (so that the streams following them go back by themselves, unpinned),
+/// then the streams the engine itself moved, then ports and profiles. Each entry only while the
+/// server still shows the engine's own value; all of it within a deadline, after which what is
+/// left is reported, not waited for.
+struct Restorer: Sendable {
+    let server: any AudioServer
+    let reader: (any ConfiguredDefaultsReader)?
+    let logger: Logger
+    let deadline: ContinuousClock.Instant
+
+    /// What restoring did to the default sink.
+    enum DefaultSinkRestoration: Sendable, Equatable {
+        /// Nothing: the manager never set it, or someone else changed it since.
+        case untouched
+        /// Set it to this sink.
+        case set(String)
+        /// Forgot the configured default: the server chooses.
+        case reset
+    }
+
+    /// What was restored, and what could not be.
+    struct Outcome: Sendable {
+        var sink: DefaultSinkRestoration = .untouched
+        var notRestored: [String] = []
+    }
+
+    /// Restores `ledger` in order; never throws, never outlives the deadline.
+    func restore(_ ledger: RestorationLedger) async -> Outcome {
+        var outcome = Outcome()
+        guard !ledger.isEmpty else { return outcome }
+        outcome.sink = await restoreDefaults(ledger, &outcome.notRestored)
+        await restoreStreams(ledger, &outcome.notRestored)
+        await restorePorts(ledger, &outcome.notRestored)
+        await restoreProfiles(ledger, &outcome.notRestored)
+        return outcome
+    }
+
+    // MARK: Defaults
+
+    private func restoreDefaults(_ ledger: RestorationLedger, _ missed: inout [String]) async -> DefaultSinkRestoration {
+        guard ledger.setSink != nil || ledger.setSource != nil else { return .untouched }
+        guard let info = await ask("read the server's defaults", { try await $0.serverInfo() }, &missed) else { return .untouched }
+        var configuredNow: ConfiguredDefaults?
+        if ledger.configured != nil, let reader {
+            configuredNow = await bounded { try await reader.configuredDefaults() }
+        }
+        var result = DefaultSinkRestoration.untouched
+        if let setSink = ledger.setSink,
+           let names = await ask("list sinks", { try await $0.sinks().map(\.name) }, &missed).map(Set.init) {
+            let ours = configuredNow.map { $0.sink == setSink }
+                ?? (info.defaultSinkName == setSink || (!names.contains(setSink) && ledger.ownsDefaultSink))
+            if ours {
+                result = await restoreDefault(configured: ledger.configured.map { $0.sink }, found: ledger.foundSink,
+                                              present: names, output: true, &missed)
+            }
+        }
+        if let setSource = ledger.setSource,
+           let names = await ask("list sources", { try await $0.sources().map(\.name) }, &missed).map(Set.init) {
+            let ours = configuredNow.map { $0.source == setSource }
+                ?? (info.defaultSourceName == setSource || !names.contains(setSource))
+            if ours {
+                _ = await restoreDefault(configured: ledger.configured.map { $0.source }, found: ledger.foundSource,
+                                         present: names, output: false, &missed)
+            }
+        }
+        return result
+    }
+
+    /// With the configured default known: that one again, or none. Otherwise the default
+    /// found at start, if it is still there, else the server's own choice.
+    private func restoreDefault(configured: String??, found: String?, present: Set<String>, output: Bool,
+                                _ missed: inout [String]) async -> DefaultSinkRestoration {
+        let what = output ? "sink" : "source"
+        switch configured {
+        case .some(.some(let name)):
+            if !present.contains(name), let reader {
+                // pipewire-pulse refuses to make an absent device the default, but WirePlumber
+                // keeps such a choice for when the device returns: write it back as it was.
+                await attempt("restore the configured default \(what) \(name) (absent now)", &missed) { _ in
+                    try await reader.configure(name, output: output)
+                }
+                return .reset
+            }
+            await attempt("restore the configured default \(what) \(name)", &missed) { try await setDefault($0, name, output) }
+            return .set(name)
+        case .some(.none):
+            // WirePlumber 0.4 prefers devices configured before (a history in its state file),
+            // so removing the key alone leaves the manager's device in use. Configuring the
+            // device found first puts it back on top; removing the key then leaves none.
+            var restored = DefaultSinkRestoration.reset
+            if let found, present.contains(found) {
+                await attempt("restore the default \(what) \(found)", &missed) { try await setDefault($0, found, output) }
+                restored = .set(found)
+            }
+            await attempt("forget the configured default \(what)", &missed) { try await resetDefault($0, output) }
+            return restored
+        case .none:
+            if let found, present.contains(found) {
+                await attempt("restore the default \(what) \(found)", &missed) { try await setDefault($0, found, output) }
+                return .set(found)
+            }
+            // PipeWire forgets the configured default; PulseAudio keeps its current choice.
+            await attempt("give the default \(what) back to the server", &missed) { try await resetDefault($0, output) }
+            return .reset
+        }
+    }
+
+    private func setDefault(_ server: any AudioServer, _ name: String, _ output: Bool) async throws {
+        if output { try await server.setDefaultSink(name) } else { try await server.setDefaultSource(name) }
+    }
+
+    private func resetDefault(_ server: any AudioServer, _ output: Bool) async throws {
+        if output { try await server.resetDefaultSink() } else { try await server.resetDefaultSource() }
+    }
+
+    // MARK: Streams, ports, profiles
+
+    /// The streams the engine moved (and so pinned), back where they were, where nobody
+    /// moved them since. Moving one back to what is the default again unpins it.
+    private func restoreStreams(_ ledger: RestorationLedger, _ missed: inout [String]) async {
+        guard !ledger.playback.isEmpty || !ledger.recording.isEmpty else { return }
+        if !ledger.playback.isEmpty,
+           let sinks = await ask("list sinks", { try await $0.sinks() }, &missed),
+           let streams = await ask("list playback streams", { try await $0.sinkInputs() }, &missed) {
+            let names = Dictionary(sinks.map { ($0.index, $0.name) }, uniquingKeysWith: { first, _ in first })
+            for stream in streams {
+                guard let moved = ledger.playback[stream.index], moved.name == stream.name, moved.client == stream.client,
+                      names[stream.sink] == moved.movedTo, let original = moved.original,
+                      names.values.contains(original) else { continue }
+                await attempt("move stream #\(stream.index) back to \(original)", &missed) {
+                    try await $0.moveSinkInput(stream.index, toSink: original)
+                }
+            }
+        }
+        if !ledger.recording.isEmpty,
+           let sources = await ask("list sources", { try await $0.sources() }, &missed),
+           let streams = await ask("list recording streams", { try await $0.sourceOutputs() }, &missed) {
+            let names = Dictionary(sources.map { ($0.index, $0.name) }, uniquingKeysWith: { first, _ in first })
+            for stream in streams {
+                guard let moved = ledger.recording[stream.index], moved.name == stream.name, moved.client == stream.client,
+                      names[stream.source] == moved.movedTo, let original = moved.original,
+                      names.values.contains(original) else { continue }
+                await attempt("move recording #\(stream.index) back to \(original)", &missed) {
+                    try await $0.moveSourceOutput(stream.index, toSource: original)
+                }
+            }
+        }
+    }
+
+    private func restorePorts(_ ledger: RestorationLedger, _ missed: inout [String]) async {
+        if !ledger.sinkPorts.isEmpty, let sinks = await ask("list sinks", { try await $0.sinks() }, &missed) {
+            for sink in sinks {
+                guard let switched = ledger.sinkPorts[sink.name], sink.activePortName == switched.selected else { continue }
+                await attempt("restore port \(switched.original) of \(sink.name)", &missed) {
+                    try await $0.setSinkPort(sink.name, port: switched.original)
+                }
+            }
+        }
+        if !ledger.sourcePorts.isEmpty, let sources = await ask("list sources", { try await $0.sources() }, &missed) {
+            for source in sources {
+                guard let switched = ledger.sourcePorts[source.name], source.activePortName == switched.selected else { continue }
+                await attempt("restore port \(switched.original) of \(source.name)", &missed) {
+                    try await $0.setSourcePort(source.name, port: switched.original)
+                }
+            }
+        }
+    }
+
+    private func restoreProfiles(_ ledger: RestorationLedger, _ missed: inout [String]) async {
+        guard !ledger.profiles.isEmpty, let cards = await ask("list cards", { try await $0.cards() }, &missed) else { return }
+        for card in cards {
+            guard let switched = ledger.profiles[card.name], card.activeProfileName == switched.selected else { continue }
+            await attempt("restore profile \(switched.original) of \(card.name)", &missed) {
+                try await $0.setCardProfile(card.name, profile: switched.original)
+            }
+        }
+    }
+
+    // MARK: Bounded requests
+
+    /// One request, or nil (noted in `missed`) when it fails or the deadline passes first.
+    private func ask<Value: Sendable>(_ what: String, _ request: @escaping @Sendable (any AudioServer) async throws -> Value,
+                                      _ missed: inout [String]) async -> Value? {
+        let server = self.server
+        if let value = await bounded({ try await request(server) }) { return value }
+        missed.append(what)
+        return nil
+    }
+
+    private func attempt(_ what: String, _ missed: inout [String],
+                         _ body: @escaping @Sendable (any AudioServer) async throws -> Void) async {
+        let server = self.server
+        if await bounded({ try await body(server); return true }) == true {
+            logger.debug("restored", metadata: ["what": "\(what)"])
+        } else {
+            logger.warning("could not \(what)")
+            missed.append(what)
+        }
+    }
+
+    /// Runs `body` until the deadline; nil when it throws or the deadline passes (the request
+    /// is then cancelled, which ends it at once).
+    private func bounded<Value: Sendable>(_ body: @escaping @Sendable () async throws -> Value) async -> Value? {
+        guard ContinuousClock.now < deadline else { return nil }
+        let deadline = self.deadline
+        return await withTaskGroup(of: Value?.self) { group in
+            group.addTask { try? await body() }
+            group.addTask {
+                try? await Task.sleep(until: deadline, clock: .continuous)
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first
+        }
+    }
+}

@@ -1,0 +1,182 @@
+import Logging
+import PulseAudio
+
+/// Performs the machine's actions on the server: the only part of the engine that sends
+/// commands. It reports what it changed (for the ledger) and throws a ``SwitchFailure`` with
+/// the server's reason when a step is refused.
+struct RouteExecutor: Sendable {
+    let server: any AudioServer
+    let scope: RouteScope
+    let logger: Logger
+    /// How many streams are moved at once.
+    static let concurrentMoves = 4
+
+    /// Selects `profile` on `card`; the device shows up with it later, as an event.
+    func selectProfile(_ profile: String, card: String, tracker: DeviceTracker) async throws(SwitchFailure) -> [RecordedChange] {
+        let original = tracker.state.cards.values.first { $0.name == card }?.activeProfileName
+        try await perform(.profile) { try await $0.setCardProfile(card, profile: profile) }
+        guard let original, original != profile else { return [] }
+        return [.profile(card: card, original: original, selected: profile)]
+    }
+
+    /// Ports, then (system scope) the default sink and source back to back, or (application
+    /// scope) the selected streams.
+    func route(_ plan: RoutePlan, tracker: DeviceTracker) async throws(SwitchFailure) -> [RecordedChange] {
+        var recorded: [RecordedChange] = []
+        if let port = plan.sinkPort, let current = tracker.state.sinks.values.first(where: { $0.name == plan.sink })?.activePortName,
+           current != port {
+            try await perform(.port) { try await $0.setSinkPort(plan.sink, port: port) }
+            recorded.append(.port(device: plan.sink, output: true, original: current, selected: port))
+        }
+        if let source = plan.source, let port = plan.sourcePort,
+           let current = tracker.state.sources.values.first(where: { $0.name == source })?.activePortName, current != port {
+            try await perform(.port) { try await $0.setSourcePort(source, port: port) }
+            recorded.append(.port(device: source, output: false, original: current, selected: port))
+        }
+        switch scope {
+        case .system:
+            try await setDefaults(plan)
+            if plan.setsSink { recorded.append(.defaultSink(plan.sink)) }
+            if plan.setsSource, let source = plan.source { recorded.append(.defaultSource(source)) }
+        case .application(let selector):
+            recorded += await moveSelected(selector, toSink: plan.sink, source: plan.source, tracker: tracker)
+        }
+        return recorded
+    }
+
+    private func setDefaults(_ plan: RoutePlan) async throws(SwitchFailure) {
+        switch (plan.setsSink, plan.setsSource ? plan.source : nil) {
+        case (true, let source?):
+            // Both requests go out before either answer is awaited.
+            let server = self.server
+            async let sinkResult = Self.outcome(.defaultSink) { try await server.setDefaultSink(plan.sink) }
+            async let sourceResult = Self.outcome(.defaultSource) { try await server.setDefaultSource(source) }
+            let (sink, source) = await (sinkResult, sourceResult)
+            if let failure = sink ?? source { throw failure }
+        case (true, nil):
+            try await perform(.defaultSink) { try await $0.setDefaultSink(plan.sink) }
+        case (false, let source?):
+            try await perform(.defaultSource) { try await $0.setDefaultSource(source) }
+        case (false, nil):
+            return
+        }
+    }
+
+    /// After a confirmed switch: the streams that stayed on the old default (they did not
+    /// follow it) go to the new one, which does not pin them. Streams owned by a module
+    /// (loopback, echo-cancel) and streams elsewhere (pinned there by someone) stay.
+    func moveStrays(fromSink: String?, toSink: String, fromSource: String?, toSource: String?, tracker: DeviceTracker) async {
+        var moves: [@Sendable (any AudioServer) async throws -> Void] = []
+        if let fromSink, let from = tracker.state.sinks.values.first(where: { $0.name == fromSink })?.index,
+           let streams = try? await server.sinkInputs() {
+            for stream in streams where stream.sink == from && stream.ownerModule == nil {
+                moves.append { try await $0.moveSinkInput(stream.index, toSink: toSink) }
+            }
+        }
+        if let fromSource, let toSource, let from = tracker.state.sources.values.first(where: { $0.name == fromSource })?.index,
+           let streams = try? await server.sourceOutputs() {
+            for stream in streams where stream.source == from && stream.ownerModule == nil {
+                moves.append { try await $0.moveSourceOutput(stream.index, toSource: toSource) }
+            }
+        }
+        await run(moves)
+    }
+
+    /// Application scope: every selected stream not on the route goes there (and is pinned
+    /// there, which stop() undoes).
+    func moveSelected(_ selector: StreamSelector, toSink sink: String, source: String?, tracker: DeviceTracker) async -> [RecordedChange] {
+        var recorded: [RecordedChange] = []
+        var moves: [@Sendable (any AudioServer) async throws -> Void] = []
+        let sinkNames = Dictionary(tracker.state.sinks.values.map { ($0.index, $0.name) }, uniquingKeysWith: { first, _ in first })
+        for stream in (try? await server.sinkInputs()) ?? [] where selector.matches(stream.properties) {
+            let from = sinkNames[stream.sink]
+            guard from != sink else { continue }
+            recorded.append(.streamMoved(index: stream.index, output: true, name: stream.name, client: stream.client, from: from, to: sink))
+            moves.append { try await $0.moveSinkInput(stream.index, toSink: sink) }
+        }
+        if let source {
+            let sources = tracker.state.sources
+            for stream in (try? await server.sourceOutputs()) ?? [] where selector.matches(stream.properties) {
+                guard let from = sources[stream.source], !from.isMonitor, from.name != source else { continue }
+                recorded.append(.streamMoved(index: stream.index, output: false, name: stream.name, client: stream.client,
+                                             from: from.name, to: source))
+                moves.append { try await $0.moveSourceOutput(stream.index, toSource: source) }
+            }
+        }
+        await run(moves)
+        return recorded
+    }
+
+    /// Application scope: one stream that started or moved, put on the route if selected.
+    func follow(_ event: SubscriptionEvent, selector: StreamSelector, route: AudioDevice, tracker: DeviceTracker) async -> [RecordedChange] {
+        if event.facility == .sinkInput {
+            guard let sink = route.output?.deviceName, let stream = try? await server.sinkInput(at: event.index),
+                  selector.matches(stream.properties) else { return [] }
+            let from = tracker.state.sinks[stream.sink]?.name
+            guard from != sink else { return [] }
+            await run([{ try await $0.moveSinkInput(stream.index, toSink: sink) }])
+            return [.streamMoved(index: stream.index, output: true, name: stream.name, client: stream.client, from: from, to: sink)]
+        }
+        guard let source = route.input?.deviceName, let stream = try? await server.sourceOutput(at: event.index),
+              selector.matches(stream.properties), let from = tracker.state.sources[stream.source], !from.isMonitor,
+              from.name != source else { return [] }
+        await run([{ try await $0.moveSourceOutput(stream.index, toSource: source) }])
+        return [.streamMoved(index: stream.index, output: false, name: stream.name, client: stream.client, from: from.name, to: source)]
+    }
+
+    /// Puts a card back on `profile` if it still has the one call audio selected.
+    func restoreProfile(card: String, profile: String, ifStill selected: String?, tracker: DeviceTracker) async {
+        let active = tracker.state.cards.values.first { $0.name == card }?.activeProfileName
+        guard active == nil || selected == nil || active == selected else { return }
+        do { try await server.setCardProfile(card, profile: profile) } catch {
+            logger.warning("could not restore the profile", metadata: ["card": "\(card)", "error": "\(error)"])
+        }
+    }
+
+    /// Makes `source` the default source again.
+    func restoreDefaultSource(_ source: String) async {
+        do { try await server.setDefaultSource(source) } catch {
+            logger.warning("could not restore the default source", metadata: ["source": "\(source)", "error": "\(error)"])
+        }
+    }
+
+    // MARK: Helpers
+
+    /// Runs moves a few at a time; a stream that ended or cannot move is logged, not a failure.
+    private func run(_ moves: [@Sendable (any AudioServer) async throws -> Void]) async {
+        guard !moves.isEmpty else { return }
+        let server = self.server, logger = self.logger
+        await withTaskGroup(of: Void.self) { group in
+            var pending = moves.makeIterator()
+            func next() -> Bool {
+                guard let move = pending.next() else { return false }
+                group.addTask {
+                    do { try await move(server) } catch {
+                        logger.debug("stream not moved", metadata: ["error": "\(error)"])
+                    }
+                }
+                return true
+            }
+            for _ in 0..<Self.concurrentMoves where next() {}
+            while await group.next() != nil { _ = next() }
+        }
+    }
+
+    private func perform(_ step: SwitchFailure.Step, _ request: @Sendable (any AudioServer) async throws -> Void) async throws(SwitchFailure) {
+        if let failure = await Self.outcome(step, { try await request(server) }) { throw failure }
+    }
+
+    /// Runs one request; nil when it succeeded, else what it threw as a ``SwitchFailure``.
+    private static func outcome(_ step: SwitchFailure.Step, _ request: @Sendable () async throws -> Void) async -> SwitchFailure? {
+        do {
+            try await request()
+            return nil
+        } catch let error as PulseError {
+            return SwitchFailure(step: step, code: error.code, message: "\(error.operation): \(error.reason)")
+        } catch is CancellationError {
+            return SwitchFailure(step: step, message: "cancelled")
+        } catch {
+            return SwitchFailure(step: step, message: "\(error)")
+        }
+    }
+}

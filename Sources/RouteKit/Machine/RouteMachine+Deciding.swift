@@ -1,0 +1,161 @@
+import PulseAudio
+
+/// Deciding the route: which device, whether it is already in place, and the switch to it.
+extension RouteMachine {
+    /// Where audio goes now without the machine: the default sink's device (system scope),
+    /// or the device the selected streams were last put on (application scope).
+    var current: AudioDevice? {
+        if configuration.isSystemScope { return devices.first { $0.isActive && $0.output != nil } }
+        guard let route else { return nil }
+        return device(route.id)
+    }
+
+    /// Chooses the route and starts a switch when it is not in place.
+    ///
+    /// The first tier of candidates (the manual selection, else the first preference entry
+    /// that matches a usable device) wins. A route already on a device of that tier stays,
+    /// unless a device of the tier appeared since the last decision and ranks first (the
+    /// headset just switched on). With no candidate, the server's own choice stands.
+    mutating func decide(_ reason: RouteChangeReason, now: ContinuousClock.Instant) -> [RouteAction] {
+        guard isConnected else { return [] }
+        let tiers = RoutePolicy.tiers(among: devices, preferences: preferences.ordered, selection: selection, arrivals: arrivals)
+            .map { $0.filter { refused[$0.id] == nil && unconfirmed[$0.id] == nil } }
+            .filter { !$0.isEmpty }
+        let appeared = newcomers
+        newcomers.removeAll()
+        if let pending {
+            // A switch under way stands while its device is still the first choice.
+            if tiers.first?.first?.id == pending.device.id { return [] }
+            self.pending = nil
+        }
+        guard let tier = tiers.first, var target = tier.first else {
+            return report(current, reason: reason)
+        }
+        if let current, let same = tier.first(where: { $0.id == current.id }),
+           !(appeared.contains(target.id) && target.id != current.id) {
+            target = same
+        }
+        let refined = refine(reason, to: target, appeared: appeared)
+        if isInPlace(target) {
+            return report(target, reason: refined)
+        }
+        return beginSwitch(to: target, reason: refined, now: now)
+    }
+
+    /// Whether `device` already carries the route: no profile to select, and (system scope)
+    /// its output is the default sink on its port and its input, if any, the default source.
+    func isInPlace(_ device: AudioDevice) -> Bool {
+        if profileToSelect(for: device) != nil { return false }
+        if configuration.isSystemScope {
+            guard device.isActive else { return false }
+            guard let source = device.input?.deviceName else { return true }
+            return defaultSource == source
+        }
+        guard let route else { return false }
+        return route.id == device.id && route.output?.deviceName == device.output?.deviceName
+            && route.input?.deviceName == device.input?.deviceName
+    }
+
+    /// The card profile `device` needs now: its call profile while call audio is on (so its
+    /// microphone works), else the profile that offers its output; nil when the active one does.
+    func profileToSelect(for device: AudioDevice) -> String? {
+        if isCallActive, let callProfile = device.callProfile {
+            let carriesBoth = device.output?.deviceName != nil && device.input?.deviceName != nil
+            return carriesBoth && device.output?.profile == callProfile ? nil : callProfile
+        }
+        return device.requiredProfile
+    }
+
+    /// Whether `id` is still worth switching to: present and usable.
+    func isStillCandidate(_ id: AudioDevice.ID) -> Bool {
+        device(id).map(RoutePolicy.isUsable) ?? false
+    }
+
+    /// Starts the switch: the profile first when one is needed, else ports and defaults.
+    private mutating func beginSwitch(to device: AudioDevice, reason: RouteChangeReason,
+                                      now: ContinuousClock.Instant) -> [RouteAction] {
+        let previous = PendingSwitch(device: device, stage: .confirming(sink: ""), reason: reason, deadline: now,
+                                     previousSink: defaultSink, previousSource: defaultSource)
+        if let profile = profileToSelect(for: device), let card = device.card {
+            pending = PendingSwitch(device: device, stage: .profile(profile), reason: reason,
+                                    deadline: now + configuration.profileTimeout,
+                                    previousSink: defaultSink, previousSource: defaultSource)
+            return [.selectProfile(card: card, profile: profile, device: device.id)]
+        }
+        return route(to: device, reason: reason, now: now, previous: previous)
+    }
+
+    /// Asks for ports and defaults (or streams) of a device whose profile is right.
+    mutating func route(to device: AudioDevice, reason: RouteChangeReason, now: ContinuousClock.Instant,
+                        previous: PendingSwitch) -> [RouteAction] {
+        guard let sink = device.output?.deviceName else {
+            pending = nil
+            return [.emit(.switchFailed(device: device, reason: SwitchFailure(
+                step: .profile, message: "\(device.id) has no sink in the card's active profile")))] + decide(.fellThrough, now: now)
+        }
+        let source = device.input?.deviceName
+        pending = PendingSwitch(device: device, stage: .confirming(sink: sink), reason: reason,
+                                deadline: now + configuration.confirmationTimeout,
+                                previousSink: previous.previousSink, previousSource: previous.previousSource)
+        let plan = RoutePlan(device: device, sink: sink, sinkPort: device.output?.port, source: source,
+                             sourcePort: source == nil ? nil : device.input?.port,
+                             setsSink: configuration.isSystemScope && defaultSink != sink,
+                             setsSource: configuration.isSystemScope && source != nil && defaultSource != source)
+        var actions: [RouteAction] = [.route(plan)]
+        if configuration.isSystemScope, !plan.setsSink {
+            // Already the default (only the input or a port was missing): nothing to await.
+            actions += confirm(pending!, now: now)
+        }
+        return actions
+    }
+
+    /// The server reported the default a switch asked for: the route is there.
+    mutating func confirm(_ done: PendingSwitch, now: ContinuousClock.Instant) -> [RouteAction] {
+        pending = nil
+        let confirmed = device(done.device.id) ?? done.device
+        ledger.defaultSinkConfirmed()
+        var actions = report(confirmed, reason: done.reason)
+        if let sink = confirmed.output?.deviceName {
+            let fromSink = done.previousSink != sink ? done.previousSink : nil
+            let source = confirmed.input?.deviceName
+            let fromSource = source != nil && done.previousSource != source ? done.previousSource : nil
+            if fromSink != nil || fromSource != nil {
+                actions.append(.moveStrays(fromSink: fromSink, toSink: sink, fromSource: fromSource, toSource: source))
+            }
+        }
+        return actions
+    }
+
+    /// Records the route, and announces it when it is another device, or the same device with
+    /// another input, than before.
+    mutating func report(_ device: AudioDevice?, reason: RouteChangeReason) -> [RouteAction] {
+        let before = route
+        route = device
+        if before?.id != device?.id {
+            return [.emit(.routeChanged(from: before, to: device, reason: reason))]
+        }
+        if let device, before?.input?.deviceName != device.input?.deviceName {
+            return [.emit(.inputChanged(route: device))]
+        }
+        return []
+    }
+
+    /// Names an event-driven change by what happened to the devices: the new route's device
+    /// appeared, or the old one went. Reasons from API calls and fall-throughs stay.
+    private func refine(_ reason: RouteChangeReason, to target: AudioDevice, appeared: Set<AudioDevice.ID>) -> RouteChangeReason {
+        switch reason {
+        case .deviceChanged, .changedElsewhere, .deviceAppeared, .deviceFailed:
+            // A jack plugged makes the headphones available and the speaker unavailable; a
+            // jack pulled makes the headphones unavailable and the speaker merely unknown: the
+            // side with positive news names the change.
+            let arrived = appeared.contains(target.id)
+            let oldFailed = route.map { $0.id != target.id && !isStillCandidate($0.id) } ?? false
+            if arrived, target.availability == .available { return .deviceAppeared }
+            if oldFailed || reason == .deviceFailed { return .deviceFailed }
+            if arrived { return .deviceAppeared }
+            return reason == .deviceAppeared ? .deviceChanged : reason
+        default:
+            return reason
+        }
+    }
+}

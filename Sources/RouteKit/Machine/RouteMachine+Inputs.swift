@@ -1,0 +1,319 @@
+import PulseAudio
+
+/// The machine's inputs: what the server shows, the API's commands, what the executor
+/// reports, and time.
+extension RouteMachine {
+    /// The first look at the server: what it shows, and the user's configured defaults when
+    /// they could be read.
+    mutating func start(devices: [AudioDevice], defaultSink: String?, defaultSource: String?,
+                        configured: ConfiguredDefaults?, now: ContinuousClock.Instant) -> [RouteAction] {
+        ledger = RestorationLedger(defaultSink: defaultSink, defaultSource: defaultSource, configured: configured)
+        isConnected = true
+        apply(devices: devices, defaultSink: defaultSink, defaultSource: defaultSource)
+        newcomers.removeAll()
+        return decide(.started, now: now)
+    }
+
+    /// The server's devices or defaults changed. `added` and `removed` are the device ids
+    /// that appeared and went since the last update.
+    mutating func update(devices: [AudioDevice], defaultSink: String?, defaultSource: String?,
+                         added: Set<AudioDevice.ID>, removed: Set<AudioDevice.ID>,
+                         now: ContinuousClock.Instant) -> [RouteAction] {
+        guard isConnected else { return [] }
+        let before = Dictionary(self.devices.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let defaultsMoved = defaultSink != self.defaultSink
+        let oldRoute = route
+        apply(devices: devices, defaultSink: defaultSink, defaultSource: defaultSource)
+        for id in added.sorted(by: { $0.rawValue < $1.rawValue }) { noteArrival(id) }
+        var actions: [RouteAction] = []
+        let visible = Set(usableDevices.map(\.id))
+        let visibleBefore = Set(before.values.filter { $0.availability != .unavailable }.map(\.id))
+        let detailsChanged = devices.contains { device in
+            before[device.id].map { !$0.differsOnlyInActivity(from: device) } ?? false
+        }
+        if visible != visibleBefore || detailsChanged {
+            actions.append(.emit(.devicesChanged(usableDevices)))
+        }
+        // Devices that became usable count as arrivals too (a jack plugged in).
+        let becameUsable = devices.filter { device in
+            RoutePolicy.isUsable(device) && !(before[device.id].map(RoutePolicy.isUsable) ?? false)
+        }.map(\.id)
+        newcomers.formUnion(becameUsable)
+        if !added.isEmpty || !removed.isEmpty || !becameUsable.isEmpty { isYielding = false }
+
+        // The switch under way.
+        if let pending {
+            if !isStillCandidate(pending.device.id) {
+                self.pending = nil
+                actions += fail(pending.device, SwitchFailure(step: stepName(pending.stage),
+                                                              message: "\(pending.device.id) went away before the switch was done"),
+                                setAside: false, now: now)
+                return actions
+            }
+            switch pending.stage {
+            case .profile(let profile):
+                if let device = device(pending.device.id), device.output?.deviceName != nil, device.output?.profile == profile,
+                   !isCallActive || device.input == nil || device.input?.deviceName != nil {
+                    actions += route(to: device, reason: pending.reason, now: now, previous: pending)
+                }
+                return actions
+            case .confirming(let sink):
+                if configuration.isSystemScope, defaultSink == sink {
+                    actions += confirm(pending, now: now)
+                    return actions + decide(.deviceChanged, now: now)
+                }
+                return actions
+            }
+        }
+
+        // No switch under way: what changed decides the reason.
+        let routeLost = oldRoute.map { old in !(device(old.id).map(RoutePolicy.isUsable) ?? false) } ?? false
+        // The server itself moving the default to a device that just arrived (WirePlumber
+        // does) is no one taking it away: the arrival is decided on as such.
+        // Nor is the server falling back while the route's device is re-created (removed and
+        // added again in one batch, as in a reconnect storm).
+        let serverPickedNewcomer = current.map { newcomers.contains($0.id) } ?? false
+        let routeRecreated = oldRoute.map { added.contains($0.id) } ?? false
+        if configuration.isSystemScope, defaultsMoved, !routeLost, !serverPickedNewcomer, !routeRecreated,
+           let oldRoute, current?.id != oldRoute.id {
+            // Someone else moved the default away from a route that is still there.
+            ledger.defaultSinkTaken()
+            overrides = overrides.filter { now - $0 < configuration.overrideWindow } + [now]
+            if overrides.count >= configuration.overrideLimit, !isYielding {
+                isYielding = true
+                actions.append(.emit(.yielded(to: current, overrides: overrides.count)))
+            }
+            if isYielding {
+                return actions + report(current, reason: .changedElsewhere)
+            }
+            return actions + decide(.changedElsewhere, now: now)
+        }
+        if defaultsMoved, routeLost, let oldRoute, !removed.contains(oldRoute.id), configuration.isSystemScope {
+            // The route's device became unusable earlier and someone chose another default since.
+            ledger.defaultSinkTaken()
+        }
+        if isYielding { return actions + report(current, reason: .changedElsewhere) }
+        let reason: RouteChangeReason = routeLost ? .deviceFailed : (!added.isEmpty || !becameUsable.isEmpty) ? .deviceAppeared
+            : defaultsMoved ? .changedElsewhere : .deviceChanged
+        return actions + decide(reason, now: now)
+    }
+
+    /// The connection to the server was lost: nothing can be switched until it is back.
+    mutating func connectionLost() -> [RouteAction] {
+        guard isConnected else { return [] }
+        isConnected = false
+        pending = nil
+        return [.emit(.connectionChanged(isConnected: false))]
+    }
+
+    /// The connection is back, with what the server shows now (a restarted server has new
+    /// indexes and maybe other devices). Failures are forgotten: they were the old server's.
+    mutating func connectionRestored(devices: [AudioDevice], defaultSink: String?, defaultSource: String?,
+                                     now: ContinuousClock.Instant) -> [RouteAction] {
+        let wasConnected = isConnected
+        isConnected = true
+        pending = nil
+        refused.removeAll()
+        unconfirmed.removeAll()
+        isYielding = false
+        overrides.removeAll()
+        let known = Set(self.devices.map(\.id))
+        apply(devices: devices, defaultSink: defaultSink, defaultSource: defaultSource)
+        for device in devices where !known.contains(device.id) { noteArrival(device.id) }
+        newcomers.removeAll()
+        var actions: [RouteAction] = wasConnected ? [] : [.emit(.connectionChanged(isConnected: true))]
+        actions.append(.emit(.devicesChanged(usableDevices)))
+        // Whatever the old server showed is gone: the route is decided afresh.
+        return actions + decide(.reconnected, now: now)
+    }
+
+    /// An API call.
+    mutating func handle(_ command: RouteCommand, now: ContinuousClock.Instant) -> [RouteAction] {
+        let reason: RouteChangeReason
+        var actions: [RouteAction] = []
+        switch command {
+        case .setPreferences(let list):
+            preferences = list
+            reason = .preferencesChanged
+        case .setPreferred(let preference):
+            preferences.preferred = preference
+            reason = .preferencesChanged
+        case .setFallback(let preference):
+            preferences.fallback = preference
+            reason = .preferencesChanged
+        case .select(let id):
+            selection = id
+            reason = .selectionChanged
+        case .callAudio(let active):
+            guard active != isCallActive else { return [] }
+            isCallActive = active
+            actions.append(.emit(.callAudioChanged(isActive: active)))
+            if active {
+                callDefaultSource = defaultSource
+                reason = .callStarted
+            } else {
+                for (card, original) in callProfiles.sorted(by: { $0.key < $1.key }) {
+                    actions.append(.restoreProfile(card: card, profile: original, ifStill: ledger.profiles[card]?.selected))
+                    ledger.forgetProfile(card: card)
+                }
+                callProfiles.removeAll()
+                reason = .callEnded
+            }
+        case .refresh:
+            reason = .refreshed
+        }
+        refused.removeAll()
+        unconfirmed.removeAll()
+        isYielding = false
+        overrides.removeAll()
+        guard isConnected else { return actions }
+        // A new decision replaces a switch under way.
+        pending = nil
+        actions += decide(reason, now: now)
+        if case .callAudio(false) = command, let before = callDefaultSource, configuration.isSystemScope {
+            callDefaultSource = nil
+            if route?.input?.deviceName == nil, before != defaultSource { actions.append(.restoreDefaultSource(before)) }
+        }
+        return actions
+    }
+
+    /// A step of the switch to `id` failed.
+    mutating func switchFailed(_ id: AudioDevice.ID, _ failure: SwitchFailure, now: ContinuousClock.Instant) -> [RouteAction] {
+        guard let pending, pending.device.id == id else { return [] }
+        self.pending = nil
+        guard failure.isAboutTheDevice else {
+            if failure.isConnectionLossOrCancellation {
+                // The connection went, or the request was cut short: the device is not to
+                // blame, and the route is decided again once the connection is back.
+                return []
+            }
+            // The server did not answer in time: like a switch it never confirmed, the device
+            // is not tried again until it changes, and the next one is.
+            unconfirmed[id] = device(id) ?? pending.device
+            return fail(device(id) ?? pending.device, failure, setAside: false, now: now)
+        }
+        return fail(device(id) ?? pending.device, failure, setAside: true, now: now)
+    }
+
+    /// In application scope: the selected streams were moved to `device`.
+    mutating func applicationRouteApplied(_ device: AudioDevice, now: ContinuousClock.Instant) -> [RouteAction] {
+        guard let pending, pending.device.id == device.id else { return [] }
+        self.pending = nil
+        return report(device, reason: pending.reason)
+    }
+
+    /// Time passed: a switch that has not completed by its deadline is given up.
+    mutating func deadlinePassed(now: ContinuousClock.Instant) -> [RouteAction] {
+        guard let pending, now >= pending.deadline else { return [] }
+        self.pending = nil
+        let failure = switch pending.stage {
+        case .profile(let profile):
+            SwitchFailure(step: .profile, message: "profile \"\(profile)\" of \(pending.device.card ?? "its card") brought up no sink for \(pending.device.id) in time")
+        case .confirming(let sink):
+            SwitchFailure(step: .verification,
+                          message: "the server kept \(defaultSink.map { "\"\($0)\"" } ?? "no sink") as the default instead of \"\(sink)\"")
+        }
+        unconfirmed[pending.device.id] = device(pending.device.id) ?? pending.device
+        return fail(pending.device, failure, setAside: false, now: now)
+    }
+
+    /// The executor made a change: written in the ledger, for stop().
+    mutating func record(_ change: RecordedChange) {
+        switch change {
+        case .defaultSink(let sink): ledger.noteDefaultSink(sink)
+        case .defaultSource(let source): ledger.noteDefaultSource(source)
+        case .port(let device, let output, let original, let selected):
+            ledger.notePort(device: device, output: output, original: original, selected: selected)
+        case .profile(let card, let original, let selected):
+            ledger.noteProfile(card: card, original: original, selected: selected)
+            if isCallActive, callProfiles[card] == nil { callProfiles[card] = original }
+        case .streamMoved(let index, let output, let name, let client, let from, let to):
+            ledger.noteMove(stream: index, output: output, name: name, client: client, from: from, to: to)
+        case .streamGone(let index, let output):
+            ledger.forgetStream(index, output: output)
+        }
+    }
+
+    /// The manager stopped and put things back; `restoredRoute` is where audio goes now.
+    /// Call audio ends with the run (a restarted manager starts outside a call), and so do
+    /// the ledger and the records of failures.
+    mutating func stopped(restoredRoute: AudioDevice?) -> [RouteAction] {
+        let actions = report(restoredRoute, reason: .stopped)
+        route = nil
+        pending = nil
+        isConnected = false
+        isYielding = false
+        isCallActive = false
+        callProfiles.removeAll()
+        callDefaultSource = nil
+        refused.removeAll()
+        unconfirmed.removeAll()
+        overrides.removeAll()
+        ledger = RestorationLedger()
+        return actions
+    }
+
+    // MARK: Helpers
+
+    private mutating func apply(devices: [AudioDevice], defaultSink: String?, defaultSource: String?) {
+        self.devices = devices
+        self.defaultSink = defaultSink
+        self.defaultSource = defaultSource
+        let present = Set(devices.map(\.id))
+        for device in devices where arrivals[device.id] == nil { noteArrival(device.id) }
+        for id in arrivals.keys where !present.contains(id) { arrivals.removeValue(forKey: id) }
+        // A device that changed since it failed may work now.
+        refused = refused.filter { id, failed in device(id).map { $0.differsOnlyInActivity(from: failed) } ?? false }
+        unconfirmed = unconfirmed.filter { id, failed in device(id).map { $0.differsOnlyInActivity(from: failed) } ?? false }
+        if let selection, !(device(selection).map(RoutePolicy.isUsable) ?? false) { self.selection = nil }
+    }
+
+    private mutating func noteArrival(_ id: AudioDevice.ID) {
+        arrivals[id] = nextArrival
+        nextArrival += 1
+        newcomers.insert(id)
+    }
+
+    /// Reports a failed switch and falls through to the next device.
+    private mutating func fail(_ device: AudioDevice, _ failure: SwitchFailure, setAside: Bool,
+                               now: ContinuousClock.Instant) -> [RouteAction] {
+        if setAside { refused[device.id] = self.device(device.id) ?? device }
+        return [.emit(.switchFailed(device: device, reason: failure))] + decide(.fellThrough, now: now)
+    }
+
+    private func stepName(_ stage: PendingSwitch.Stage) -> SwitchFailure.Step {
+        switch stage {
+        case .profile: .profile
+        case .confirming: .verification
+        }
+    }
+
+    func device(_ id: AudioDevice.ID) -> AudioDevice? { devices.first { $0.id == id } }
+}
+
+extension SwitchFailure {
+    /// Whether the server refused something about the device itself, which sets the device
+    /// aside until it changes. Connection loss, timeouts and cancellation never do.
+    var isAboutTheDevice: Bool {
+        guard let code else { return step != .verification && step != .moveStreams && !isCancellation }
+        return ![.connectionTerminated, .connectionRefused, .timeout, .badState, .invalidServer, .protocolError].contains(code)
+    }
+
+    /// Whether the request was cut short by the connection going, or by cancellation.
+    var isConnectionLossOrCancellation: Bool {
+        guard let code else { return isCancellation }
+        return [.connectionTerminated, .connectionRefused, .badState, .invalidServer].contains(code)
+    }
+
+    private var isCancellation: Bool { message.hasPrefix("cancelled") }
+}
+
+extension AudioDevice {
+    /// Whether the two are the same but for ``isActive``.
+    func differsOnlyInActivity(from other: AudioDevice) -> Bool {
+        var a = self, b = other
+        a.isActive = false
+        b.isActive = false
+        return a == b
+    }
+}

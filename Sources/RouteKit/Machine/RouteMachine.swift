@@ -1,0 +1,156 @@
+import PulseAudio
+
+/// Every routing decision of an ``AudioDeviceManager``, as a value: inputs and the device
+/// snapshot in, actions out. It performs nothing and awaits nothing, so each rule of
+/// <doc:WhatWinsWhen> is tested on the machine alone, without a server.
+///
+/// The engine's loop feeds it what the server shows (``update(devices:defaultSink:defaultSource:added:removed:now:)``),
+/// the API's commands (``handle(_:now:)``), what the executor reports back
+/// (``switchFailed(_:_:now:)``, ``record(_:)``) and the passing of time
+/// (``deadlinePassed(now:)``); it answers with ``RouteAction``s for the executor.
+///
+/// A switch has stages: a card profile first when the device needs one (it is done when the
+/// device shows up with that profile), then ports and defaults (it is done when the server
+/// reports the new default on the same event stream). The route is reported only then.
+struct RouteMachine: Sendable {
+    /// How the machine behaves; fixed for its life.
+    struct Configuration: Sendable {
+        /// System scope (defaults and streams) or application scope (selected streams only).
+        var isSystemScope = true
+        /// How long a card may take to bring up a profile's devices.
+        var profileTimeout: Duration = .seconds(3)
+        /// How long the server may take to report a requested default (WirePlumber acts a
+        /// moment after pipewire-pulse answers).
+        var confirmationTimeout: Duration = .seconds(3)
+        /// How many times someone else may take the default away within ``overrideWindow``
+        /// before the machine stops taking it back.
+        var overrideLimit = 3
+        /// See ``overrideLimit``.
+        var overrideWindow: Duration = .seconds(10)
+    }
+
+    /// A switch under way.
+    struct PendingSwitch: Sendable, Equatable {
+        enum Stage: Sendable, Equatable {
+            /// The card's profile was requested; waiting for the device to show with it.
+            case profile(String)
+            /// Ports and defaults (or, in application scope, streams) were requested; waiting
+            /// for the server to report the default.
+            case confirming(sink: String)
+        }
+        var device: AudioDevice
+        var stage: Stage
+        var reason: RouteChangeReason
+        var deadline: ContinuousClock.Instant
+        /// The default sink and source when the switch began: the streams still there once
+        /// it is done are moved after it.
+        var previousSink: String?
+        var previousSource: String?
+    }
+
+    let configuration: Configuration
+    // The properties below are written only by the machine's own methods (its files in
+    // Machine/); the engine reads them.
+    var preferences: PreferenceList
+    var selection: AudioDevice.ID?
+    var isCallActive = false
+    var isConnected = false
+    var isYielding = false
+    var devices: [AudioDevice] = []
+    var defaultSink: String?
+    var defaultSource: String?
+    /// The route as the server confirmed it.
+    var route: AudioDevice?
+    var pending: PendingSwitch?
+    /// What the engine changed, to put back at stop.
+    var ledger = RestorationLedger()
+
+    /// Arrival order (higher is newer), for "the newest of a kind wins".
+    var arrivals: [AudioDevice.ID: Int] = [:]
+    var nextArrival = 0
+    /// Devices that appeared since the last decision: one of them may take over from a route
+    /// that satisfies the same preference.
+    var newcomers: Set<AudioDevice.ID> = []
+    /// Devices the server refused, as they were then; forgotten when they change.
+    var refused: [AudioDevice.ID: AudioDevice] = [:]
+    /// Devices whose switch the server did not confirm in time, as they were then; not tried
+    /// again until they change, so that a slow server does not make audio bounce.
+    var unconfirmed: [AudioDevice.ID: AudioDevice] = [:]
+    /// When someone else took the default away recently.
+    var overrides: [ContinuousClock.Instant] = []
+    /// Cards switched to a call profile, with the profile each had before.
+    var callProfiles: [String: String] = [:]
+    /// The default source when call audio started.
+    var callDefaultSource: String?
+
+    init(configuration: Configuration, preferences: PreferenceList = PreferenceList()) {
+        self.configuration = configuration
+        self.preferences = preferences
+    }
+
+    /// When the machine wants ``deadlinePassed(now:)`` at the latest.
+    var deadline: ContinuousClock.Instant? { pending?.deadline }
+
+    /// Whether no switch is under way.
+    var isSettled: Bool { pending == nil }
+
+    /// The devices that can be used now: ACB's `audioDevices`.
+    var usableDevices: [AudioDevice] { devices.filter { $0.availability != .unavailable } }
+
+    /// What a new subscriber is told first.
+    var state: AudioRouteState {
+        AudioRouteState(devices: usableDevices, route: route, isCallAudioActive: isCallActive, isConnected: isConnected,
+                        preferences: preferences, selection: selection, isYielding: isYielding)
+    }
+}
+
+/// What the machine asks the executor to do.
+enum RouteAction: Sendable, Equatable {
+    /// Select `profile` on `card`, for `device`.
+    case selectProfile(card: String, profile: String, device: AudioDevice.ID)
+    /// Route to a device: ports, then the defaults (system scope) or the selected streams
+    /// (application scope).
+    case route(RoutePlan)
+    /// After a confirmed switch (system scope): move the streams that stayed on the old
+    /// default, a few at a time, to the new one.
+    case moveStrays(fromSink: String?, toSink: String, fromSource: String?, toSource: String?)
+    /// Put a card back on the profile it had before call audio, if it still has ours.
+    case restoreProfile(card: String, profile: String, ifStill: String?)
+    /// Make `source` the default source again (call audio ended).
+    case restoreDefaultSource(String)
+    /// Tell subscribers.
+    case emit(AudioRouteEvent)
+}
+
+/// The requests that put the route on one device.
+struct RoutePlan: Sendable, Equatable {
+    var device: AudioDevice
+    var sink: String
+    var sinkPort: String?
+    var source: String?
+    var sourcePort: String?
+    /// Whether the default sink must be set (it is not already this sink).
+    var setsSink: Bool
+    /// Whether the default source must be set.
+    var setsSource: Bool
+}
+
+/// What an API call asks of the machine.
+enum RouteCommand: Sendable, Equatable {
+    case setPreferences(PreferenceList)
+    case setPreferred(AudioPreference?)
+    case setFallback(AudioPreference?)
+    case select(AudioDevice.ID?)
+    case callAudio(Bool)
+    case refresh
+}
+
+/// A change the executor made, reported back for the ledger.
+enum RecordedChange: Sendable, Equatable {
+    case defaultSink(String)
+    case defaultSource(String)
+    case port(device: String, output: Bool, original: String, selected: String)
+    case profile(card: String, original: String, selected: String)
+    case streamMoved(index: UInt32, output: Bool, name: String, client: UInt32?, from: String?, to: String)
+    case streamGone(index: UInt32, output: Bool)
+}

@@ -1,0 +1,172 @@
+import Logging
+import PulseAudio
+import ServiceLifecycle
+
+/// Running: the service's ``run()``, and ACB's ``start()``/``stop()`` facade over it.
+extension AudioDeviceManager: Service {
+    /// Follows the server until graceful shutdown (SIGTERM in a `ServiceGroup`) or
+    /// cancellation, then puts back what the manager changed, within its restore timeout, and
+    /// returns. Throws `PulseError` when the server cannot be read at first, and
+    /// ``AudioDeviceManagerError/alreadyRunning`` when the manager runs already.
+    public func run() async throws {
+        try await run(ready: nil)
+    }
+
+    /// Reads the server's devices, applies the preferences, and follows the server until
+    /// ``stop()``. Returns once the first decision is made (its switch may still be under way:
+    /// the route comes as an event). Throws `PulseError` when the server cannot be read.
+    /// Concurrent start and stop calls take turns; starting a running manager does nothing.
+    public func start() async throws {
+        try await gate.run { () async throws -> Void in
+            guard !isRunning else { return }
+            let ready = OneShotResult()
+            let runner = Task { try await self.run(ready: ready) }
+            core.withShared { $0.runner = runner }
+            do {
+                try await ready.value()
+            } catch {
+                _ = await runner.result
+                core.withShared { $0.runner = nil }
+                throw error
+            }
+        }
+    }
+
+    /// Stops following the server and puts back what the manager changed: the defaults first
+    /// (PipeWire's configured default too), then the streams it pinned, the ports and profiles
+    /// it switched; each only if nobody changed it since, all within the restore timeout (what
+    /// is left is logged). Ends every ``events()`` stream. Returns at once when not running.
+    public func stop() async {
+        await gate.run { () async -> Void in
+            guard let (signal, runner) = core.withShared({ shared in shared.stopSignal.map { ($0, shared.runner) } }) else { return }
+            signal.fire()
+            _ = await runner?.result
+            core.withShared { $0.runner = nil }
+        }
+    }
+
+    /// The run itself; `ready` hears of the first decision, or of the failure to start.
+    func run(ready: OneShotResult?) async throws {
+        let queue = InputQueue<EngineInput>()
+        let stopSignal = OneShotSignal()
+        let claimed = core.withShared { shared -> Bool in
+            guard shared.inputs == nil else { return false }
+            shared.inputs = queue
+            shared.stopSignal = stopSignal
+            return true
+        }
+        guard claimed else {
+            ready?.fail(AudioDeviceManagerError.alreadyRunning)
+            throw AudioDeviceManagerError.alreadyRunning
+        }
+        let observation = server.observeEvents { event in
+            queue.push(event.map(EngineInput.server) ?? .serverGone)
+        }
+        defer {
+            observation.cancel()
+            queue.finish()
+        }
+        let first: (loop: EngineLoop, actions: [RouteAction])
+        do {
+            first = try await begin(queue)
+        } catch {
+            core.withShared { shared in
+                shared.inputs = nil
+                shared.stopSignal = nil
+            }
+            ready?.fail(error)
+            throw error
+        }
+        ready?.succeed()
+        let loop = first.loop
+        let actions = first.actions
+        await withGracefulShutdownHandler {
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    var loop = loop
+                    await loop.run(first: actions)
+                }
+                group.addTask { await stopSignal.wait() }
+                await group.next()
+                group.cancelAll()
+            }
+        } onGracefulShutdown: {
+            stopSignal.fire()
+        }
+        core.withShared { $0.inputs = nil }
+        // Commands that came after the loop's last wake change only what the next run keeps.
+        queue.finish()
+        while let leftovers = await queue.nextBatch() {
+            for case .command(let command, let ticket) in leftovers {
+                _ = core.machine { $0.handle(command, now: .now) }
+                ticket.punch()
+            }
+        }
+        await finish()
+    }
+
+    /// The first look at the server: its devices and defaults, the user's configured ones on
+    /// PipeWire, and the first decision.
+    private func begin(_ queue: InputQueue<EngineInput>) async throws -> (EngineLoop, [RouteAction]) {
+        async let infoRead = server.serverInfo()
+        let tracker = try await DeviceTracker.read(from: server)
+        let info = try await infoRead
+        var configured: ConfiguredDefaults?
+        if info.implementation == .pipewire, let reader = configuredDefaultsReader {
+            do { configured = try await reader.configuredDefaults() } catch {
+                logger.notice("configured defaults unreadable; stop() will restore the defaults in use",
+                              metadata: ["error": "\(error)"])
+            }
+        }
+        let actions = core.machine {
+            $0.start(devices: tracker.devices, defaultSink: tracker.defaultSinkName, defaultSource: tracker.defaultSourceName,
+                     configured: configured, now: .now)
+        }
+        let loop = EngineLoop(core: core, queue: queue, server: server,
+                              executor: RouteExecutor(server: server, scope: scope, logger: logger), logger: logger,
+                              strayGrace: info.implementation == .pipewire ? .milliseconds(300) : .zero, tracker: tracker)
+        return (loop, actions)
+    }
+
+    /// After the loop: puts things back (in a task of its own, so that a cancelled run still
+    /// restores, within the bound), reports the route it leaves, ends the subscribers.
+    private func finish() async {
+        let ledger = core.withShared { $0.machine.ledger }
+        let restorer = Restorer(server: server, reader: configuredDefaultsReader, logger: logger,
+                                deadline: .now + restoreTimeout)
+        let outcome = await Task { await restorer.restore(ledger) }.value
+        if !outcome.notRestored.isEmpty {
+            logger.warning("stop could not put everything back", metadata: ["left": "\(outcome.notRestored.joined(separator: "; "))"])
+        }
+        // The route left behind: the default restoring set, or else the default as last seen.
+        let restored: AudioDevice? = scope == .system ? core.withShared { shared in
+            guard let sink = outcome.sinkName else { return shared.machine.current }
+            return shared.machine.devices.first { $0.output?.deviceName == sink }
+        } : nil
+        let events = core.machine { $0.stopped(restoredRoute: restored) }
+        for case .emit(let event) in events { core.publish(event) }
+        core.withShared { $0.stopSignal = nil }
+        core.finishSubscribers()
+    }
+}
+
+/// Why the manager could not run.
+public enum AudioDeviceManagerError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// ``AudioDeviceManager/run()`` was called while the manager runs already.
+    case alreadyRunning
+
+    /// For people.
+    public var description: String {
+        switch self {
+        case .alreadyRunning: "the manager is running already"
+        }
+    }
+}
+
+extension Restorer.Outcome {
+    /// The default sink restoring set, if it set one.
+    var sinkName: String? {
+        if case .set(let name) = sink { return name }
+        return nil
+    }
+}
