@@ -45,7 +45,16 @@ struct EngineLoop: Sendable {
         while !Task.isCancelled {
             let deadline = [core.withShared { $0.machine.deadline }, deferredStrays?.due, resyncDue].compactMap { $0 }.min()
             guard let batch = await queue.nextBatch(until: deadline) else { break }
-            guard !Task.isCancelled else { break }
+            guard !Task.isCancelled else {
+                // Stopping: a batch taken as the stop came is not acted on, but its commands
+                // still change what the next run keeps, and their callers are let go.
+                for case .command(let command, let ticket) in batch {
+                    _ = core.machine { $0.handle(command, now: .now) }
+                    ticket.punch()
+                }
+                break
+            }
+            logger.trace("batch", metadata: ["inputs": "\(batch.count)"])
             if await handle(batch) == false { break }
         }
         for ticket in tickets { ticket.punch() }
@@ -176,6 +185,7 @@ struct EngineLoop: Sendable {
                     actions += core.machine { $0.switchFailed(device, error, now: ContinuousClock.now) }
                 }
             case .route(let plan):
+                logger.trace("routing", metadata: ["device": "\(plan.device.id)"])
                 do {
                     let recorded = try await executor.route(plan, tracker: tracker)
                     record(recorded)

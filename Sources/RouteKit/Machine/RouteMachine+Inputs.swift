@@ -22,6 +22,7 @@ extension RouteMachine {
         guard isConnected else { return [] }
         let before = Dictionary(self.devices.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let defaultsMoved = defaultSink != self.defaultSink
+        let previousSink = self.defaultSink, previousSource = self.defaultSource
         let oldRoute = route
         apply(devices: devices, defaultSink: defaultSink, defaultSource: defaultSource)
         for id in added.sorted(by: { $0.rawValue < $1.rawValue }) { noteArrival(id) }
@@ -43,7 +44,7 @@ extension RouteMachine {
 
         // The switch under way.
         if let pending {
-            if !isStillCandidate(pending.device.id) {
+            if !isStillCandidate(pending.device.id), !isBringingUpProfile(pending) {
                 self.pending = nil
                 actions += fail(pending.device, SwitchFailure(step: stepName(pending.stage),
                                                               message: "\(pending.device.id) went away before the switch was done"),
@@ -67,6 +68,14 @@ extension RouteMachine {
         }
 
         // No switch under way: what changed decides the reason.
+        if configuration.isSystemScope, defaultsMoved, let current, unconfirmed[current.id] != nil {
+            // A switch given up for want of confirmation was done after all: the server was
+            // slow, not unwilling. It is confirmed, not undone.
+            unconfirmed.removeValue(forKey: current.id)
+            let late = PendingSwitch(device: current, stage: .confirming(sink: defaultSink ?? ""), reason: .deviceChanged,
+                                     deadline: now, previousSink: previousSink, previousSource: previousSource)
+            return actions + confirm(late, now: now) + decide(.deviceChanged, now: now)
+        }
         let routeLost = oldRoute.map { old in !(device(old.id).map(RoutePolicy.isUsable) ?? false) } ?? false
         // The server itself moving the default to a device that just arrived (WirePlumber
         // does) is no one taking it away: the arrival is decided on as such.
@@ -131,6 +140,7 @@ extension RouteMachine {
     mutating func handle(_ command: RouteCommand, now: ContinuousClock.Instant) -> [RouteAction] {
         let reason: RouteChangeReason
         var actions: [RouteAction] = []
+        var restoredCards: Set<String> = []
         switch command {
         case .setPreferences(let list):
             preferences = list
@@ -156,6 +166,7 @@ extension RouteMachine {
                     actions.append(.restoreProfile(card: card, profile: original, ifStill: ledger.profiles[card]?.selected))
                     ledger.forgetProfile(card: card)
                 }
+                restoredCards = Set(callProfiles.keys)
                 callProfiles.removeAll()
                 reason = .callEnded
             }
@@ -172,7 +183,9 @@ extension RouteMachine {
         actions += decide(reason, now: now)
         if case .callAudio(false) = command, let before = callDefaultSource, configuration.isSystemScope {
             callDefaultSource = nil
-            if route?.input?.deviceName == nil, before != defaultSource { actions.append(.restoreDefaultSource(before)) }
+            // The route's microphone stays only if it did not come with a call profile being put back.
+            let keepsInput = route?.input?.deviceName != nil && !(route?.card.map(restoredCards.contains) ?? false)
+            if !keepsInput, before != defaultSource { actions.append(.restoreDefaultSource(before)) }
         }
         return actions
     }
@@ -182,15 +195,10 @@ extension RouteMachine {
         guard let pending, pending.device.id == id else { return [] }
         self.pending = nil
         guard failure.isAboutTheDevice else {
-            if failure.isConnectionLossOrCancellation {
-                // The connection went, or the request was cut short: the device is not to
-                // blame, and the route is decided again once the connection is back.
-                return []
-            }
-            // The server did not answer in time: like a switch it never confirmed, the device
-            // is not tried again until it changes, and the next one is.
-            unconfirmed[id] = device(id) ?? pending.device
-            return fail(device(id) ?? pending.device, failure, setAside: false, now: now)
+            // The connection went, the server did not answer in time, or the request was cut
+            // short: the device is not to blame. The route is decided again on the next event
+            // (a reconnection brings one), not at once, so that a cancelled loop cannot spin.
+            return []
         }
         return fail(device(id) ?? pending.device, failure, setAside: true, now: now)
     }
@@ -265,7 +273,9 @@ extension RouteMachine {
         // A device that changed since it failed may work now.
         refused = refused.filter { id, failed in device(id).map { $0.differsOnlyInActivity(from: failed) } ?? false }
         unconfirmed = unconfirmed.filter { id, failed in device(id).map { $0.differsOnlyInActivity(from: failed) } ?? false }
-        if let selection, !(device(selection).map(RoutePolicy.isUsable) ?? false) { self.selection = nil }
+        // The selection holds while its device is present and not unavailable (a card between
+        // two profiles, without a sink for a moment, is still there).
+        if let selection, (device(selection)?.availability ?? .unavailable) == .unavailable { self.selection = nil }
     }
 
     private mutating func noteArrival(_ id: AudioDevice.ID) {
@@ -279,6 +289,13 @@ extension RouteMachine {
                                now: ContinuousClock.Instant) -> [RouteAction] {
         if setAside { refused[device.id] = self.device(device.id) ?? device }
         return [.emit(.switchFailed(device: device, reason: failure))] + decide(.fellThrough, now: now)
+    }
+
+    /// Whether the card of a switch's device is on the requested profile and still bringing
+    /// up its sink: waited for until the profile timeout, not taken for a device that went away.
+    private func isBringingUpProfile(_ pending: PendingSwitch) -> Bool {
+        guard case .profile(let profile) = pending.stage, let device = device(pending.device.id) else { return false }
+        return device.availability != .unavailable && device.output?.profile == profile
     }
 
     private func stepName(_ stage: PendingSwitch.Stage) -> SwitchFailure.Step {
@@ -297,12 +314,6 @@ extension SwitchFailure {
     var isAboutTheDevice: Bool {
         guard let code else { return step != .verification && step != .moveStreams && !isCancellation }
         return ![.connectionTerminated, .connectionRefused, .timeout, .badState, .invalidServer, .protocolError].contains(code)
-    }
-
-    /// Whether the request was cut short by the connection going, or by cancellation.
-    var isConnectionLossOrCancellation: Bool {
-        guard let code else { return isCancellation }
-        return [.connectionTerminated, .connectionRefused, .badState, .invalidServer].contains(code)
     }
 
     private var isCancellation: Bool { message.hasPrefix("cancelled") }

@@ -93,6 +93,7 @@ extension AudioDeviceManager: Service {
         } onGracefulShutdown: {
             stopSignal.fire()
         }
+        logger.debug("loop ended; restoring")
         core.withShared { $0.inputs = nil }
         // Commands that came after the loop's last wake change only what the next run keeps.
         queue.finish()
@@ -135,6 +136,7 @@ extension AudioDeviceManager: Service {
         let restorer = Restorer(server: server, reader: configuredDefaultsReader, logger: logger,
                                 deadline: .now + restoreTimeout)
         let outcome = await Task { await restorer.restore(ledger) }.value
+        logger.debug("restored", metadata: ["left": "\(outcome.notRestored.count)"])
         if !outcome.notRestored.isEmpty {
             logger.warning("stop could not put everything back", metadata: ["left": "\(outcome.notRestored.joined(separator: "; "))"])
         }
