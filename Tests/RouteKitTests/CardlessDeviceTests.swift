@@ -69,3 +69,20 @@ struct CardlessDeviceTests {
         #expect(devices.filter(\.isActive).map(\.output?.port) == ["analog-output-headphones"])
     }
 }
+
+/// Cards that offer nothing to route to.
+@Suite("Cards without a usable profile")
+struct UnusableCardTests {
+    @Test("a card whose only profile is off is no device; one pasted without profiles still is")
+    func offOnly() {
+        let off = CardInfo.Profile(name: "off", description: "Off", sinkCount: 0, sourceCount: 0, priority: 0, isAvailable: true)
+        let card = CardInfo(index: 44, name: "alsa_card.pci-0000_01_00.1", driver: "alsa", ownerModule: nil, profiles: [off],
+                            activeProfileName: "off", ports: [], properties: ["device.bus": "pci", "device.api": "alsa"])
+        #expect(DeviceModel.devices(card: card, sinks: [], sources: []).isEmpty)
+        var pasted = card
+        pasted.profiles = []
+        #expect(DeviceModel.devices(card: pasted, sinks: [], sources: []).count == 1)
+        // Nor is such a card a microphone: no profile of it offers a source.
+        #expect(DeviceClassifier.classify(ClassificationEvidence(card: card)) == .external)
+    }
+}

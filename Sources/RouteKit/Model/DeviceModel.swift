@@ -35,6 +35,9 @@ public enum DeviceModel {
         let outputs = routes.filter { $0.port.direction.contains(.output) }
         let inputs = routes.filter { !$0.port.direction.contains(.output) && $0.port.direction.contains(.input) }
         guard !outputs.isEmpty || !inputs.isEmpty else {
+            // A card whose every profile has neither sink nor source (only `off`: a driver
+            // that offers no profile) has nothing to route to.
+            if !card.profiles.isEmpty, card.profiles.allSatisfy({ $0.sinkCount == 0 && $0.sourceCount == 0 }) { return [] }
             return [portlessCardDevice(card, sinks: sinks, sources: sources, description: cardDescription)]
         }
         let single = outputs.count <= 1
