@@ -98,6 +98,7 @@ let package = Package(
             dependencies: [
                 "SoundServerSandbox",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ],
             swiftSettings: strictSettings
         ),

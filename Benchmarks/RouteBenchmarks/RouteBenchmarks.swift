@@ -17,7 +17,7 @@ import SoundServerSandbox
 ///    the observer lists every stream on the headset.
 ///
 /// Usage: route-benchmarks [pulseaudio|pipewire ...] [--rounds N] [--stream-rounds N]
-///        [--streams N ...] [--no-streams] [--no-idle] [--only NAME] [--trace]
+///        [--streams N ...] [--no-streams] [--no-idle] [--idle-seconds N] [--only NAME] [--trace]
 ///
 /// `--only` keeps the switchers whose name starts with NAME (`routekit`, `module`, `pactl`);
 /// `--trace` prints what the switchers report as it happens, and counts RouteKit's debug
@@ -38,6 +38,8 @@ enum RouteBenchmarks {
         var streams = true
         /// Whether to measure the idle cost.
         var idle = true
+        /// How long the daemon's idle wake-ups are counted.
+        var idleSeconds = 60
         /// Whether to print what the switchers report as it happens.
         var trace = false
         /// Keeps only the switchers whose name starts with this.
@@ -48,7 +50,7 @@ enum RouteBenchmarks {
     static func main() async throws {
         guard let options = parse(CommandLine.arguments.dropFirst()) else {
             report("usage: route-benchmarks [pulseaudio|pipewire ...] [--rounds N] [--stream-rounds N] "
-                   + "[--streams N ...] [--no-streams] [--no-idle] [--only NAME] [--trace]")
+                   + "[--streams N ...] [--no-streams] [--no-idle] [--idle-seconds N] [--only NAME] [--trace]")
             exit(64)
         }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("route-benchmarks-\(getpid())").path
@@ -95,6 +97,9 @@ enum RouteBenchmarks {
                 options.streams = false
             case "--no-idle":
                 options.idle = false
+            case "--idle-seconds":
+                guard let value = arguments.popFirst().flatMap(Int.init), value > 0 else { return nil }
+                options.idleSeconds = value
             case "--trace":
                 options.trace = true
             case "--only":
@@ -144,6 +149,9 @@ enum RouteBenchmarks {
                 report("\(scenario), \(switcher.name): \(measurement.cell)\(measurement.answerCell)")
             }
         }
+        if let routeKit = switchers.first(where: { $0 is RouteKitSwitcher }) as? RouteKitSwitcher {
+            reportTimings(routeKit.collectedTimings)
+        }
         report("module-switch-on-connect rounds: the server itself chose \(Bench.external) \(serverChoices) times after the unplug")
         reportRestarts(restarts)
 
@@ -181,6 +189,7 @@ enum RouteBenchmarks {
         if options.idle, (try? await bench.settleOnSpeaker()) != nil {
             let idle = try await Rounds.idleCost(bench)
             report("idle for 5 s, whole process: without RouteKit \(idle.without.text); with RouteKit running \(idle.with.text)")
+            for line in try await IdleWakeups.measure(bench, seconds: options.idleSeconds) { report(line) }
         }
         report("")
     }
@@ -216,6 +225,19 @@ enum RouteBenchmarks {
         }
         if strays > 0 { report("  streams the switchers left behind, moved by the driver: \(strays)") }
         reportRestarts(restarts)
+    }
+
+    /// Where RouteKit's own time went in its event-driven switches, step by step (p50 / p99).
+    static func reportTimings(_ timings: [SwitchTiming]) {
+        guard !timings.isEmpty else { return }
+        func line(_ name: String, _ step: (SwitchTiming) -> Duration) -> String {
+            let summary = LatencySummary(timings.map(step))
+            return "\(name) \(format(summary.p50 * 1000)) / \(format(summary.p99 * 1000)) µs"
+        }
+        report("RouteKit's own steps over \(timings.count) event-driven switches (p50 / p99): "
+               + [line("queue hop (libpulse callback → loop awake)", \.queueHop),
+                  line("lookups", \.lookups), line("decision", \.decision),
+                  line("route request answered", \.request), line("total", \.total)].joined(separator: "; "))
     }
 
     /// Says which switchers got stuck and were restarted.

@@ -30,10 +30,13 @@ final class RouteKitSwitcher: Switcher {
     private var client: PulseClient?
     private var manager: AudioDeviceManager?
     private var forwarding: Task<Void, Never>?
+    /// The manager's own timings of every run so far.
+    private(set) var collectedTimings: [SwitchTiming] = []
 
     /// Connects, starts a manager and forwards its events to the bench.
     func start(_ bench: Bench) async throws {
-        let client = PulseClient(configuration: .init(server: bench.server.serverAddress, applicationName: "routekit-manager"),
+        let client = PulseClient(configuration: .init(server: bench.server.serverAddress, applicationName: "routekit-manager",
+                                                      subscription: .devices),
                                  logger: bench.logger)
         try await client.connect()
         let manager = AudioDeviceManager(server: client, scope: .system, preferences: [.kind(.bluetooth), .kind(.speakerphone)],
@@ -50,6 +53,7 @@ final class RouteKitSwitcher: Switcher {
 
     /// Stops the manager (which puts back the default it found) and disconnects.
     func stop(_ bench: Bench) async {
+        collectedTimings += manager?.switchTimings ?? []
         await manager?.stop()
         await forwarding?.value
         client?.shutdown()

@@ -31,14 +31,21 @@ public final class PulseClient: Sendable {
         public var properties: [String: String]
         /// What to do after the connection is lost.
         public var reconnectPolicy: ReconnectPolicy
+        /// Whose changes ``PulseClient/events()`` delivers: the server sends no others.
+        /// Connection changes are always delivered. Everything by default; a client that
+        /// routes devices needs ``SubscriptionMask/devices``, plus ``SubscriptionMask/streams``
+        /// if it moves streams.
+        public var subscription: SubscriptionMask
 
         /// A configuration; every part has a default.
         public init(server: String? = nil, applicationName: String = "RouteKit",
-                    properties: [String: String] = [:], reconnectPolicy: ReconnectPolicy = .standard) {
+                    properties: [String: String] = [:], reconnectPolicy: ReconnectPolicy = .standard,
+                    subscription: SubscriptionMask = .all) {
             self.server = server
             self.applicationName = applicationName
             self.properties = properties
             self.reconnectPolicy = reconnectPolicy
+            self.subscription = subscription
         }
     }
 
@@ -51,7 +58,8 @@ public final class PulseClient: Sendable {
         properties["application.name"] = properties["application.name"] ?? configuration.applicationName
         core = ConnectionCore(server: Self.serverString(configuration.server),
                               applicationName: configuration.applicationName, properties: properties,
-                              reconnectPolicy: configuration.reconnectPolicy, logger: logger)
+                              reconnectPolicy: configuration.reconnectPolicy,
+                              subscription: configuration.subscription, logger: logger)
     }
 
     deinit {

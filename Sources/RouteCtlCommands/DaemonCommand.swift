@@ -1,4 +1,5 @@
 import ArgumentParser
+import Glibc
 import Logging
 import PulseAudio
 import RouteKit
@@ -66,10 +67,16 @@ struct DaemonCommand: AsyncParsableCommand {
 
     /// Connects, then runs ``RoutingService`` in a service group until SIGTERM or SIGINT.
     func run() async throws {
+        // Standard error may be a pipe whose reader goes away (`routectl daemon 2>&1 | head -1`):
+        // SIGPIPE would kill the daemon before it puts anything back. Failed writes are dropped
+        // instead (printToStandardError; swift-log writes through stdio, which only records them).
+        signal(SIGPIPE, SIG_IGN)
         let preferences = try PreferenceArguments.parse(prefer)
         let logger = logLevel.standardErrorLogger(label: "routectl.daemon")
         try await reportingFailures {
-            let client = try await server.connectLongLived(applicationName: "routectl daemon", logger: logger)
+            // System scope follows devices and defaults only: no stream, module or client events.
+            let client = try await server.connectLongLived(applicationName: "routectl daemon", subscription: .devices,
+                                                           logger: logger)
             defer { client.shutdown() }
             let serverDescription: String
             do {

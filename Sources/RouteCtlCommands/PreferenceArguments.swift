@@ -9,9 +9,17 @@ enum PreferenceArguments {
     static let kindNames = "bluetooth, wiredHeadset (or wired-headset), speakerphone, earpiece"
 
     /// `values` in order, each a kind or an exact device id. Throws a `ValidationError`
-    /// (usage, exit 64) for an empty value and for `external` or `virtual`.
+    /// (usage, exit 64) for an empty value, for `external` or `virtual`, and for a kind
+    /// misspelled (`bluetoth`), which would otherwise be read as a device id.
     static func parse(_ values: [String]) throws -> [AudioPreference] {
         try values.map { value in
+            if let kind = AudioPreference.misspelledKind(value.trimmingCharacters(in: .whitespaces)) {
+                // A device id would be taken as it is and silently match nothing.
+                throw ValidationError("""
+                    --prefer \(value): no such kind; did you mean \(kind)? Kinds: \(kindNames); \
+                    or a device id from 'routectl list'.
+                    """)
+            }
             if let preference = AudioPreference(value) { return preference }
             let text = value.trimmingCharacters(in: .whitespaces)
             if text.isEmpty {

@@ -5,9 +5,11 @@ extension ServerOptions {
     /// Connects a client that outlives server restarts (it reconnects by itself, as a daemon
     /// must); a server that cannot be reached now becomes
     /// ``RouteCtlFailure/serverUnreachable(server:reason:)``, exactly as for the one-shot commands.
-    func connectLongLived(applicationName: String, logger: Logger) async throws -> PulseClient {
+    /// `subscription` narrows what the server announces to what the client follows.
+    func connectLongLived(applicationName: String, subscription: SubscriptionMask = .all,
+                          logger: Logger) async throws -> PulseClient {
         let configuration = PulseClient.Configuration(server: server, applicationName: applicationName,
-                                                      reconnectPolicy: .standard)
+                                                      reconnectPolicy: .standard, subscription: subscription)
         let client = PulseClient(configuration: configuration, logger: logger)
         do {
             try await client.connect()

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SoundServerSandbox
+import UnixSignals
 
 /// `routekit-sandbox`: runs a command against a private sound server with virtual devices,
 /// so that RouteKit (or anything else that speaks the pulse protocol) can be tried without
@@ -15,6 +16,11 @@ struct SandboxCommand: AsyncParsableCommand {
             XDG_RUNTIME_DIR and socket), adds the virtual devices asked for, runs COMMAND \
             with PULSE_SERVER pointing at it, then stops the server and exits with \
             COMMAND's status. Nothing reaches the machine's own sound server.
+
+            COMMAND runs in a process group of its own, in the terminal's foreground. \
+            SIGTERM, SIGINT and SIGHUP sent to routekit-sandbox go to that group; if \
+            COMMAND has not ended 5 seconds later, the group is killed. Either way the \
+            servers are stopped and the temporary directory removed.
 
             Virtual devices are null sinks with ordinary properties (see Docs/Testing.md): \
             --devices demo adds a built-in speaker, a wired USB headset and a Bluetooth headset.
@@ -43,27 +49,19 @@ struct SandboxCommand: AsyncParsableCommand {
 
     func run() async throws {
         let arguments = command
+        // Trapped before anything starts: a signal no longer kills the sandbox before it has
+        // cleaned up. One that comes while the servers start goes to the command once it runs.
+        let signals = await UnixSignalsSequence(trapping: .sigterm, .sigint, .sighup)
         let status = try await SandboxServer.withServer(server) { sandbox in
             if devices == .demo {
                 for device in DemoDevices.all {
                     _ = try await sandbox.loadNullSink(name: device.name, properties: device.properties)
                 }
             }
-            return try Self.runCommand(arguments, environment: sandbox.environment)
+            let environment = ProcessInfo.processInfo.environment.merging(sandbox.environment) { _, sandbox in sandbox }
+            return try await ForegroundCommand.run(arguments, environment: environment, forwarding: signals)
         }
         throw ExitCode(status)
-    }
-
-    /// Runs `arguments` with the sandbox's variables added to this process's environment,
-    /// sharing this terminal, and returns its exit status.
-    static func runCommand(_ arguments: [String], environment: [String: String]) throws -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, sandbox in sandbox }
-        try process.run()
-        process.waitUntilExit()
-        return process.terminationReason == .exit ? process.terminationStatus : 128 + process.terminationStatus
     }
 }
 

@@ -9,20 +9,25 @@ import Testing
 /// and has a time limit, so that a broken daemon fails the test instead of hanging it.
 @Suite("routectl daemon")
 struct DaemonTests {
-    private static let speaker = ["device.form_factor": "internal", "device.description": "Speaker"]
-    private static let headset = ["device.bus": "bluetooth", "device.form_factor": "headset",
-                                  "device.description": "BT Headset"]
+    static let speaker = ["device.form_factor": "internal", "device.description": "Speaker"]
+    static let headset = ["device.bus": "bluetooth", "device.form_factor": "headset",
+                          "device.description": "BT Headset"]
+
+    /// The user's default before the daemon: a virtual sink, which no kind preference picks,
+    /// beside a speaker.
+    static func setUpUserDefault(on server: SandboxServer) async throws {
+        _ = try await server.loadNullSink(name: "virtual_out")
+        _ = try await server.loadNullSink(name: "speaker", properties: speaker)
+        _ = try await server.pactl("set-default-sink", "virtual_out")
+        try await ServerObservation.waitForDefaultSink("virtual_out", on: server)
+    }
 
     @Test("follows a Bluetooth headset in and out, and puts the default back on SIGTERM",
           arguments: SoundServerKind.allCases)
     func followsHeadset(kind: SoundServerKind) async throws {
         let routectl = try Executable.built("routectl")
         try await SandboxServer.withServer(kind) { server in
-            // The user's default before the daemon: a virtual sink, which no kind preference picks.
-            _ = try await server.loadNullSink(name: "virtual_out")
-            _ = try await server.loadNullSink(name: "speaker", properties: Self.speaker)
-            _ = try await server.pactl("set-default-sink", "virtual_out")
-            try await ServerObservation.waitForDefaultSink("virtual_out", on: server)
+            try await Self.setUpUserDefault(on: server)
 
             let daemon = try RunningProcess(routectl, ["daemon", "--prefer", "bluetooth", "--prefer", "speakerphone",
                                                        "--server", server.socketPath])
@@ -90,6 +95,15 @@ struct DaemonTests {
             #expect(message.contains("name the device exactly, with its id from 'routectl list'"), "\(message)")
             #expect(message.contains("Kinds: bluetooth, wiredHeadset (or wired-headset), speakerphone, earpiece"), "\(message)")
         }
+    }
+
+    @Test("a misspelled kind is a usage error that suggests the kind, not a device id that never matches")
+    func misspelledPreference() async throws {
+        let routectl = try Executable.built("routectl")
+        let daemon = try RunningProcess(routectl, ["daemon", "--prefer", "bluetoth", "--server", "/nonexistent/native"])
+        #expect(try await daemon.exitStatus() == 64)
+        let message = try await daemon.standardError.all().joined(separator: "\n")
+        #expect(message.contains("--prefer bluetoth: no such kind; did you mean bluetooth?"), "\(message)")
     }
 
     @Test("no server: a clear message and exit status 69")

@@ -57,17 +57,19 @@ final class LineLog: Sendable {
     /// Every complete line so far.
     var lines: [String] { state.withLock { $0.lines } }
 
-    /// Reads `handle` to its end on a thread of its own (reads block), keeping each line.
-    func follow(_ handle: FileHandle) {
+    /// Reads `handle` to its end on a thread of its own (reads block), keeping each line; or,
+    /// given `lineLimit`, closes it once that many lines have come, as `head -n` does.
+    func follow(_ handle: FileHandle, lineLimit: Int? = nil) {
         let thread = Thread { [self] in
             // read(2), which returns what has come; FileHandle.read(upToCount:) waits for all of it.
             var buffer = [UInt8](repeating: 0, count: 65_536)
-            while true {
+            while lineLimit.map({ lines.count < $0 }) ?? true {
                 let count = read(handle.fileDescriptor, &buffer, buffer.count)
                 if count < 0 && errno == EINTR { continue }
                 guard count > 0 else { break }
                 append(Data(buffer[..<count]))
             }
+            if lineLimit != nil { try? handle.close() }
             end()
         }
         thread.name = "routectl-tests line reader"
@@ -212,14 +214,16 @@ final class RunningProcess {
 
     /// Starts `executable` with `arguments`, in this process's environment without the
     /// variables that could lead it to another sound server than the one its arguments name.
-    convenience init(_ executable: Executable, _ arguments: [String]) throws {
+    /// Given `standardErrorLineLimit`, the test stops reading standard error after that many
+    /// lines and closes it, as `routectl daemon 2>&1 | head -1` does.
+    convenience init(_ executable: Executable, _ arguments: [String], standardErrorLineLimit: Int? = nil) throws {
         var environment = ProcessInfo.processInfo.environment
         for name in ["PULSE_SERVER", "PIPEWIRE_RUNTIME_DIR", "PIPEWIRE_REMOTE"] { environment[name] = nil }
-        try self.init(executable.url, arguments, environment: environment)
+        try self.init(executable.url, arguments, environment: environment, standardErrorLineLimit: standardErrorLineLimit)
     }
 
     /// Starts the program at `url` with `arguments` and exactly `environment`.
-    init(_ url: URL, _ arguments: [String], environment: [String: String]) throws {
+    init(_ url: URL, _ arguments: [String], environment: [String: String], standardErrorLineLimit: Int? = nil) throws {
         process.executableURL = url
         process.arguments = arguments
         process.environment = environment
@@ -232,9 +236,12 @@ final class RunningProcess {
             exit.exited(process.terminationReason == .exit ? process.terminationStatus : 128 + process.terminationStatus)
         }
         try process.run()
-        standardError.follow(errorPipe.fileHandleForReading)
+        standardError.follow(errorPipe.fileHandleForReading, lineLimit: standardErrorLineLimit)
         standardOutput.follow(outputPipe.fileHandleForReading)
     }
+
+    /// The process's pid.
+    var processIdentifier: pid_t { process.processIdentifier }
 
     /// Sends `signal` to the process.
     func send(_ signal: Int32) {

@@ -115,27 +115,27 @@ struct PipeWireConfiguredDefaultsTests {
     ])
     func badValues(value: String, reason: String) {
         let error = #expect(throws: Reader.Failure.self) { try Reader.deviceName(fromJSON: value) }
-        guard case .unparseable(let line, let why) = error else { return }
-        #expect(line == value)
-        #expect(why.contains(reason), "\(why)")
+        guard let failure = unparseable(error) else { return }
+        #expect(failure.line == value)
+        #expect(failure.reason.contains(reason), "\(failure.reason)")
     }
 
     @Test("an unreadable configured value fails the parse, naming the key and the line")
     func badConfiguredValue() {
         let line = "update: id:0 key:'default.configured.audio.sink' value:'usb_headset' type:''"
         let error = #expect(throws: Reader.Failure.self) { try Reader.parse("Found \"default\" metadata 35\n\(line)\n") }
-        guard case .unparseable(let reported, let why) = error else { return }
-        #expect(reported == line)
-        #expect(why == "default.configured.audio.sink: not a SPA JSON object")
+        guard let failure = unparseable(error) else { return }
+        #expect(failure.line == line)
+        #expect(failure.reason == "default.configured.audio.sink: not a SPA JSON object")
         #expect(error?.description == "cannot read pw-metadata's output \"\(line)\": default.configured.audio.sink: not a SPA JSON object")
     }
 
     @Test("garbage is not pw-metadata's output")
     func garbage() {
         let error = #expect(throws: Reader.Failure.self) { try Reader.parse("Segmentation fault\nsomething else\n") }
-        guard case .unparseable(let line, let why) = error else { return }
-        #expect(line == "Segmentation fault")
-        #expect(why.contains("not pw-metadata's output"))
+        guard let failure = unparseable(error) else { return }
+        #expect(failure.line == "Segmentation fault")
+        #expect(failure.reason.contains("not pw-metadata's output"))
     }
 
     @Test("an update line out of shape fails", arguments: [
@@ -145,9 +145,21 @@ struct PipeWireConfiguredDefaultsTests {
     ])
     func malformedUpdate(line: String) {
         let error = #expect(throws: Reader.Failure.self) { try Reader.parse("Found \"default\" metadata 35\n\(line)\n") }
-        guard case .unparseable(let reported, let why) = error else { return }
-        #expect(reported == line)
-        #expect(why.contains("not an update line"))
+        guard let failure = unparseable(error) else { return }
+        #expect(failure.line == line)
+        #expect(failure.reason.contains("not an update line"))
+    }
+
+    /// The line and reason of `error`, which must be ``Reader/Failure/unparseable(line:reason:)``:
+    /// any other error, or none, is recorded as an issue (and gives nil), never passed over.
+    private func unparseable(_ error: Reader.Failure?, sourceLocation: SourceLocation = #_sourceLocation)
+        -> (line: String, reason: String)? {
+        guard case .unparseable(let line, let reason) = error else {
+            Issue.record("expected .unparseable(line:reason:), got \(error.map { "\($0)" } ?? "no error")",
+                         sourceLocation: sourceLocation)
+            return nil
+        }
+        return (line, reason)
     }
 
     @Test("empty output: PipeWire has no default metadata")

@@ -16,6 +16,7 @@ final class ConnectionCore: @unchecked Sendable {
     private let applicationName: String
     private let properties: [String: String]
     private let reconnectPolicy: ReconnectPolicy
+    private let subscription: SubscriptionMask
     private let logger: Logger
 
     // Loop-lock protected.
@@ -25,15 +26,19 @@ final class ConnectionCore: @unchecked Sendable {
     private var pending: [ObjectIdentifier: OperationRecord] = [:]
     private var connectWaiters: [Int: CheckedContinuation<Void, any Error>] = [:]
     private var nextWaiterID = 0
+    /// The reconnection attempt under way or scheduled, counting from 1; 0 when not reconnecting.
+    private var reconnectAttempt = 0
+    /// The wait before the next reconnection attempt, while one is scheduled.
     private var reconnectTask: Task<Void, Never>?
     private var isShutDown = false
 
     init(server: String?, applicationName: String, properties: [String: String],
-         reconnectPolicy: ReconnectPolicy, logger: Logger) {
+         reconnectPolicy: ReconnectPolicy, subscription: SubscriptionMask, logger: Logger) {
         self.server = server
         self.applicationName = applicationName
         self.properties = properties
         self.reconnectPolicy = reconnectPolicy
+        self.subscription = subscription
         self.logger = logger
         self.loop = ThreadedMainLoop(name: "routekit-pulse")
     }
@@ -99,8 +104,13 @@ final class ConnectionCore: @unchecked Sendable {
         for (key, value) in properties {
             pa_proplist_sets(propertyList, key, value)
         }
+        // No shared memory, so no shared ring buffer (srbchannel): they only carry audio, which
+        // this client never streams, and libpulse 16 was seen spinning forever, loop lock held,
+        // tearing down a ring buffer whose server had been SIGKILLed.
+        pa_proplist_sets(propertyList, "context.force.disable.shm", "yes")
         guard let newContext = pa_context_new_with_proplist(loop.api, applicationName, propertyList) else {
-            failWaiters(PulseError(.internalError, operation: "connect to \(serverLabel)", reason: "pa_context_new failed"))
+            attemptFailed(PulseError(.internalError, operation: "connect to \(serverLabel)", reason: "pa_context_new failed"),
+                          wasReady: false)
             return
         }
         context = newContext
@@ -124,10 +134,15 @@ final class ConnectionCore: @unchecked Sendable {
         case PA_CONTEXT_READY:
             contextReached = true
             pa_context_set_subscribe_callback(changed, subscriptionCallback, Unmanaged.passUnretained(self).toOpaque())
-            if let operation = pa_context_subscribe(changed, PA_SUBSCRIPTION_MASK_ALL, nil, nil) {
+            if let operation = pa_context_subscribe(changed, subscription.libpulseMask, nil, nil) {
                 pa_operation_unref(operation)
             }
-            logger.debug("connected", metadata: ["server": "\(serverLabel)"])
+            if reconnectAttempt > 0 {
+                logger.info("reconnected", metadata: ["server": "\(serverLabel)", "attempts": "\(reconnectAttempt)"])
+            } else {
+                logger.debug("connected", metadata: ["server": "\(serverLabel)"])
+            }
+            reconnectAttempt = 0
             setState(.ready)
             let waiters = connectWaiters
             connectWaiters.removeAll()
@@ -150,20 +165,30 @@ final class ConnectionCore: @unchecked Sendable {
         }
         pending.removeAll()
         closeContext(ended)
-        failWaiters(error)
-        guard !isShutDown else { return }
+        attemptFailed(error, wasReady: wasReady)
+    }
+
+    /// A context is gone, or could not be made (loop lock held): the state never stays
+    /// `.ready` without a context. A connection that was ready, or a reconnection under way,
+    /// goes on reconnecting (attempt 1 again after a ready one), and `connect()` callers wait
+    /// for it; a first connection fails, and so do they.
+    private func attemptFailed(_ error: PulseError, wasReady: Bool) {
+        guard !isShutDown else {
+            failWaiters(error)
+            return
+        }
         if wasReady {
             logger.warning("lost the server", metadata: ["server": "\(serverLabel)", "reason": "\(error.reason)"])
         }
-        if reconnectTask != nil {
-            return  // a reconnection attempt failed; its loop schedules the next one
-        }
-        if wasReady, reconnectPolicy.isEnabled {
-            setState(.reconnecting(attempt: 1, lastError: error))
-            reconnectTask = Task { [weak self] in await self?.reconnect() }
-        } else {
+        guard reconnectPolicy.isEnabled, wasReady || reconnectAttempt > 0 else {
+            reconnectAttempt = 0
             setState(.failed(error))
+            failWaiters(error)
+            return
         }
+        reconnectAttempt = wasReady ? 1 : reconnectAttempt + 1
+        setState(.reconnecting(attempt: reconnectAttempt, lastError: error))
+        scheduleReconnectAttempt()
     }
 
     /// Detaches and releases a context (loop lock held). libpulse cancels its operations.
@@ -181,52 +206,27 @@ final class ConnectionCore: @unchecked Sendable {
         for waiter in waiters.values { waiter.resume(throwing: error) }
     }
 
-    /// Tries again with growing delays until connected or shut down.
-    private func reconnect() async {
-        var attempt = 1
-        while true {
+    /// Opens a new context after the policy's delay for the current attempt (loop lock held).
+    /// The attempt's outcome arrives as context state changes, like any connection's.
+    private func scheduleReconnectAttempt() {
+        precondition(reconnectTask == nil && context == nil)
+        let delay = reconnectPolicy.delay(beforeAttempt: reconnectAttempt)
+        reconnectTask = Task { [weak self] in
             do {
-                try await Task.sleep(for: reconnectPolicy.delay(beforeAttempt: attempt))
+                try await Task.sleep(for: delay)
             } catch {
                 return  // shut down
             }
-            let opened = loop.withLock { () -> Bool in
-                guard !isShutDown else { return false }
-                if context == nil { openContext() }
-                return true
-            }
-            guard opened else { return }
-            do {
-                try await waitUntilReady()
-                loop.withLock { reconnectTask = nil }
-                logger.info("reconnected", metadata: ["server": "\(serverLabel)", "attempts": "\(attempt)"])
-                return
-            } catch {
-                attempt += 1
-                let lastError = error as? PulseError ?? PulseError(.internalError, operation: "reconnect", reason: "\(error)")
-                let stop = loop.withLock { () -> Bool in
-                    if isShutDown { return true }
-                    setState(.reconnecting(attempt: attempt, lastError: lastError))
-                    return false
-                }
-                if stop { return }
-            }
+            self?.startReconnectAttempt()
         }
     }
 
-    /// Waits for the context being opened to become ready or fail.
-    private func waitUntilReady() async throws {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            loop.withLock {
-                if state == .ready {
-                    continuation.resume()
-                } else if context == nil {
-                    continuation.resume(throwing: PulseError(.connectionRefused, operation: "reconnect to \(serverLabel)"))
-                } else {
-                    defer { nextWaiterID += 1 }
-                    connectWaiters[nextWaiterID] = continuation
-                }
-            }
+    /// The delay is over: open the context of the scheduled attempt.
+    private func startReconnectAttempt() {
+        loop.withLock {
+            reconnectTask = nil
+            guard !isShutDown, reconnectAttempt > 0, context == nil else { return }
+            openContext()
         }
     }
 
@@ -286,6 +286,10 @@ final class ConnectionCore: @unchecked Sendable {
 
     /// How many requests are waiting for the server (for tests and diagnostics).
     var pendingRequestCount: Int { loop.withLock { pending.count } }
+
+    /// Whether the state says ready while no context is open, which must never be (for tests
+    /// and diagnostics; both read under one lock).
+    var isReadyWithoutContext: Bool { loop.withLock { state == .ready && context == nil } }
 
     /// Stops tracking a resolved operation (loop lock held).
     func forget(_ operation: OperationRecord) {

@@ -3,8 +3,8 @@ import Synchronization
 
 /// One input of the engine's loop.
 enum EngineInput: Sendable {
-    /// What the server's connection delivered.
-    case server(PulseEvent)
+    /// What the server's connection delivered, and when it arrived.
+    case server(PulseEvent, received: ContinuousClock.Instant)
     /// The server's connection was shut down: no event will come again.
     case serverGone
     /// An API call, and the ticket its caller waits on.

@@ -13,6 +13,7 @@ struct EngineLoop: Sendable {
     let queue: InputQueue<EngineInput>
     let server: any AudioServer
     let executor: RouteExecutor
+    let timings: TimingRecorder
     let logger: Logger
     /// On PipeWire, WirePlumber moves the streams that follow the default itself, a moment
     /// after it changes: the ones still left over are looked at only after this grace.
@@ -25,11 +26,14 @@ struct EngineLoop: Sendable {
     private var resyncDue: ContinuousClock.Instant?
     /// Callers waiting for the machine to settle.
     private var tickets: [CommandTicket] = []
+    /// The instants of the batch being handled, for ``SwitchTiming``.
+    private var clock = BatchClock()
     private var isConnected = true
 
-    init(core: ManagerCore, queue: InputQueue<EngineInput>, server: any AudioServer, executor: RouteExecutor,
-         logger: Logger, strayGrace: Duration, tracker: DeviceTracker) {
+    init(core: ManagerCore, queue: InputQueue<EngineInput>, server: any AudioServer, timings: TimingRecorder,
+         executor: RouteExecutor, logger: Logger, strayGrace: Duration, tracker: DeviceTracker) {
         self.core = core
+        self.timings = timings
         self.queue = queue
         self.server = server
         self.executor = executor
@@ -68,15 +72,17 @@ struct EngineLoop: Sendable {
         var commands: [(RouteCommand, CommandTicket)] = []
         var becameReady = false
         var lost = false
+        clock = BatchClock()
         for input in batch {
+            if case .server(_, let received) = input, clock.received == nil { clock.received = received }
             switch input {
-            case .server(.subscription(let event)):
+            case .server(.subscription(let event), _):
                 if event.facility == .sinkInput || event.facility == .sourceOutput {
                     streamEvents.append(event)
                 } else {
                     subscriptions.append(event)
                 }
-            case .server(.connectionStateChanged(let state)):
+            case .server(.connectionStateChanged(let state), _):
                 if state == .ready {
                     becameReady = true
                     lost = false
@@ -104,7 +110,18 @@ struct EngineLoop: Sendable {
         if becameReady || (resyncDue.map { now >= $0 } ?? false) {
             actions += await resynchronize()
         } else if isConnected, !subscriptions.isEmpty {
-            actions += await follow(subscriptions)
+            // Outputs first: a new or changed source (a monitor, a microphone) is looked up
+            // only after the decision its sink allows, so that it never delays a switch; the
+            // input follows a moment later.
+            let isInputLookup: (SubscriptionEvent) -> Bool = { $0.facility == .source && $0.kind != .remove }
+            let outputs = subscriptions.filter { !isInputLookup($0) }
+            let inputs = subscriptions.filter(isInputLookup)
+            if !outputs.isEmpty, !inputs.isEmpty {
+                await perform(await follow(outputs))
+                actions += await follow(inputs)
+            } else {
+                actions += await follow(subscriptions)
+            }
         }
         for (command, ticket) in commands {
             actions += core.machine { $0.handle(command, now: ContinuousClock.now) }
@@ -160,12 +177,15 @@ struct EngineLoop: Sendable {
             resyncDue = ContinuousClock.now
             return []
         }
+        clock.lookedUp = .now
         guard !change.isEmpty else { return [] }
         let tracker = self.tracker
-        return core.machine {
+        let actions = core.machine {
             $0.update(devices: tracker.devices, defaultSink: tracker.defaultSinkName, defaultSource: tracker.defaultSourceName,
                       added: change.added, removed: change.removed, now: ContinuousClock.now)
         }
+        clock.decided = .now
+        return actions
     }
 
     /// Performs actions in order; what the executor reports goes back to the machine, whose
@@ -188,6 +208,7 @@ struct EngineLoop: Sendable {
                 logger.trace("routing", metadata: ["device": "\(plan.device.id)"])
                 do {
                     let recorded = try await executor.route(plan, tracker: tracker)
+                    noteTiming()
                     record(recorded)
                     if case .application = executor.scope {
                         actions += core.machine { $0.applicationRouteApplied(plan.device, now: ContinuousClock.now) }
@@ -210,6 +231,14 @@ struct EngineLoop: Sendable {
         }
     }
 
+    /// A route request of an event-driven batch was answered: where its time went.
+    private mutating func noteTiming() {
+        guard let received = clock.received, let lookedUp = clock.lookedUp, let decided = clock.decided else { return }
+        timings.record(SwitchTiming(queueHop: clock.woke - received, lookups: lookedUp - clock.woke,
+                                    decision: decided - lookedUp, request: .now - decided))
+        clock.received = nil
+    }
+
     private func record(_ changes: [RecordedChange]) {
         guard !changes.isEmpty else { return }
         _ = core.machine { machine in
@@ -226,7 +255,14 @@ struct EngineLoop: Sendable {
         for event in events.reversed() where seen.insert("\(event.facility)#\(event.index)").inserted { latest.append(event) }
         for event in latest.reversed() {
             if event.kind == .remove {
-                record([.streamGone(index: event.index, output: event.facility == .sinkInput)])
+                // pipewire-pulse announces a stream it relinks as removed and new again: the
+                // ledger forgets a stream it holds only once the server no longer has it.
+                let output = event.facility == .sinkInput
+                let ledger = core.withShared { $0.machine.ledger }
+                guard (output ? ledger.playback[event.index] : ledger.recording[event.index]) != nil else { continue }
+                let stillThere = output ? (try? await server.sinkInput(at: event.index)) != nil
+                    : (try? await server.sourceOutput(at: event.index)) != nil
+                if !stillThere { record([.streamGone(index: event.index, output: output)]) }
                 continue
             }
             guard case .application(let selector) = executor.scope,

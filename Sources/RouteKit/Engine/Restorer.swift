@@ -123,30 +123,42 @@ struct Restorer: Sendable {
     /// moved them since. Moving one back to what is the default again unpins it.
     private func restoreStreams(_ ledger: RestorationLedger, _ missed: inout [String]) async {
         guard !ledger.playback.isEmpty || !ledger.recording.isEmpty else { return }
+        // A stream moved before the server had placed it (a new stream on PipeWire) goes to
+        // the default, which is where it was headed.
+        let defaults = await ask("read the server's defaults", { try await $0.serverInfo() }, &missed)
         if !ledger.playback.isEmpty,
            let sinks = await ask("list sinks", { try await $0.sinks() }, &missed),
            let streams = await ask("list playback streams", { try await $0.sinkInputs() }, &missed) {
-            let names = Dictionary(sinks.map { ($0.index, $0.name) }, uniquingKeysWith: { first, _ in first })
-            for stream in streams {
-                guard let moved = ledger.playback[stream.index], moved.name == stream.name, moved.client == stream.client,
-                      names[stream.sink] == moved.movedTo, let original = moved.original,
-                      names.values.contains(original) else { continue }
-                await attempt("move stream #\(stream.index) back to \(original)", &missed) {
-                    try await $0.moveSinkInput(stream.index, toSink: original)
-                }
+            await restore(ledger.playback, "stream", unplacedGoTo: defaults?.defaultSinkName, devices: sinks.map { ($0.index, $0.name) },
+                          streams: streams.map { ($0.index, $0.name, $0.client, $0.sink) }, &missed) { server, index, original in
+                try await server.moveSinkInput(index, toSink: original)
             }
         }
         if !ledger.recording.isEmpty,
            let sources = await ask("list sources", { try await $0.sources() }, &missed),
            let streams = await ask("list recording streams", { try await $0.sourceOutputs() }, &missed) {
-            let names = Dictionary(sources.map { ($0.index, $0.name) }, uniquingKeysWith: { first, _ in first })
-            for stream in streams {
-                guard let moved = ledger.recording[stream.index], moved.name == stream.name, moved.client == stream.client,
-                      names[stream.source] == moved.movedTo, let original = moved.original,
-                      names.values.contains(original) else { continue }
-                await attempt("move recording #\(stream.index) back to \(original)", &missed) {
-                    try await $0.moveSourceOutput(stream.index, toSource: original)
-                }
+            await restore(ledger.recording, "recording", unplacedGoTo: defaults?.defaultSourceName,
+                          devices: sources.map { ($0.index, $0.name) },
+                          streams: streams.map { ($0.index, $0.name, $0.client, $0.source) }, &missed) { server, index, original in
+                try await server.moveSourceOutput(index, toSource: original)
+            }
+        }
+    }
+
+    /// Moves each stream of `moved` that is still where the engine put it back to where it was.
+    private func restore(_ moved: [UInt32: RestorationLedger.MovedStream], _ what: String, unplacedGoTo fallback: String?,
+                         devices: [(index: UInt32, name: String)],
+                         streams: [(index: UInt32, name: String, client: UInt32?, device: UInt32)],
+                         _ missed: inout [String],
+                         move: @escaping @Sendable (any AudioServer, UInt32, String) async throws -> Void) async {
+        let names = Dictionary(devices.map { ($0.index, $0.name) }, uniquingKeysWith: { first, _ in first })
+        let present = Set(names.values)
+        for stream in streams {
+            guard let entry = moved[stream.index], entry.name == stream.name, entry.client == stream.client,
+                  names[stream.device] == entry.movedTo, let original = entry.original ?? fallback,
+                  present.contains(original), original != entry.movedTo else { continue }
+            await attempt("move \(what) #\(stream.index) back to \(original)", &missed) { server in
+                try await move(server, stream.index, original)
             }
         }
     }

@@ -112,7 +112,8 @@ extension RouteMachine {
         guard isConnected else { return [] }
         isConnected = false
         pending = nil
-        return [.emit(.connectionChanged(isConnected: false))]
+        // What the server did meanwhile is unknown: the route is nowhere the manager can name.
+        return [.emit(.connectionChanged(isConnected: false))] + report(nil, reason: .disconnected)
     }
 
     /// The connection is back, with what the server shows now (a restarted server has new

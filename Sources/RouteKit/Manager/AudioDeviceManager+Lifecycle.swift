@@ -60,7 +60,8 @@ extension AudioDeviceManager: Service {
             throw AudioDeviceManagerError.alreadyRunning
         }
         let observation = server.observeEvents { event in
-            queue.push(event.map(EngineInput.server) ?? .serverGone)
+            guard let event else { return queue.push(.serverGone) }
+            queue.push(.server(event, received: .now))
         }
         defer {
             observation.cancel()
@@ -123,7 +124,7 @@ extension AudioDeviceManager: Service {
             $0.start(devices: tracker.devices, defaultSink: tracker.defaultSinkName, defaultSource: tracker.defaultSourceName,
                      configured: configured, now: .now)
         }
-        let loop = EngineLoop(core: core, queue: queue, server: server,
+        let loop = EngineLoop(core: core, queue: queue, server: server, timings: timings,
                               executor: RouteExecutor(server: server, scope: scope, logger: logger), logger: logger,
                               strayGrace: info.implementation == .pipewire ? .milliseconds(300) : .zero, tracker: tracker)
         return (loop, actions)

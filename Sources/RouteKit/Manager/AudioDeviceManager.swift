@@ -19,6 +19,9 @@ import ServiceLifecycle
 /// the routing: the server's events and the API's calls go through it in the order they came,
 /// and every decision is made by a pure route state machine (see <doc:WhatWinsWhen>).
 ///
+/// Give it a client of its own, narrowed to what it follows: `subscription: .devices` in
+/// system scope, `[.devices, .streams]` in application scope (`PulseClient.Configuration`).
+///
 /// The preferences are ACB's preferred and fallback devices (two independent slots) with any
 /// entries between them (``PreferenceList``). Calls that change the route return once the
 /// server has confirmed it (or the switch failed and the next device was tried), within a
@@ -33,6 +36,7 @@ public final class AudioDeviceManager: Sendable {
     let restoreTimeout: Duration
     let core: ManagerCore
     let gate = LifecycleGate()
+    let timings = TimingRecorder()
 
     /// A manager over `server`; nothing happens until ``start()`` or ``run()``.
     ///
@@ -102,6 +106,9 @@ public final class AudioDeviceManager: Sendable {
             return try await DeviceTracker.read(from: server).devices
         }
     }
+
+    /// Where the time of the last event-driven switches went, hop by hop (for benchmarks).
+    package var switchTimings: [SwitchTiming] { timings.all }
 
     /// The manager's events: first its ``AudioRouteEvent/state(_:)``, then every change, until
     /// ``stop()``. A subscriber that falls more than 1 024 events behind loses the oldest.

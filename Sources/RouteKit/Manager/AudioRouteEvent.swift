@@ -108,6 +108,8 @@ public enum RouteChangeReason: String, Hashable, Sendable, Codable, CustomString
     case refreshed
     /// The connection to the server came back (the server restarted): the route was re-applied.
     case reconnected
+    /// The connection to the server was lost: no route can be named until it is back.
+    case disconnected
     /// ``AudioDeviceManager/stop()`` put back what the manager had changed.
     case stopped
 

@@ -30,9 +30,11 @@ extension SimulatedServer {
         }
     }
 
-    /// Runs `command` as the server would: checks the connection, records it, then either
-    /// fails as scheduled or executes it as one main-loop iteration.
-    func run(_ command: SimulatedCommand) throws(PulseError) {
+    /// Runs `command` as the server would: checks the calling task (a cancelled one throws
+    /// `CancellationError` and sends nothing, as with `PulseClient`) and the connection,
+    /// records it, then either fails as scheduled or executes it as one main-loop iteration.
+    func run(_ command: SimulatedCommand) throws {
+        try Self.checkNotCancelled()
         let failure = try state.withLock { (server: inout State) throws(PulseError) -> ScheduledFailure? in
             try Self.checkConnected(server.connection, command.operation)
             server.receivedCommands.append(command)

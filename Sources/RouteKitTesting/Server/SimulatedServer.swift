@@ -19,7 +19,8 @@ import Synchronization
 ///
 /// Each scripting call and each command is one iteration of the server's main loop: its
 /// events are coalesced as PulseAudio coalesces them (`pa_subscription_post`) and delivered to
-/// every ``events()`` stream before the call returns. How each sequence was established (on a
+/// every ``events()`` stream before the call returns. A request from a cancelled task throws
+/// `CancellationError` and is not made, as with `PulseClient`. How each sequence was established (on a
 /// real PulseAudio 16.1, or from its source for what virtual devices cannot show) is written
 /// on the engine's parts; the `RouteKitTestingTests` compare both servers side by side.
 ///
@@ -128,12 +129,19 @@ public final class SimulatedServer: AudioServer, Sendable {
     }
 
     /// Reads a snapshot for a request labelled `operation`, failing as `PulseClient` fails when
-    /// it is not connected.
-    func read<Value: Sendable>(_ operation: String, _ body: (SimulationState) -> Value) throws(PulseError) -> Value {
-        try state.withLock { (server: inout State) throws(PulseError) -> Value in
+    /// its task is cancelled (`CancellationError`) or it is not connected.
+    func read<Value: Sendable>(_ operation: String, _ body: (SimulationState) -> Value) throws -> Value {
+        try Self.checkNotCancelled()
+        return try state.withLock { (server: inout State) throws(PulseError) -> Value in
             try Self.checkConnected(server.connection, operation)
             return body(server.simulation)
         }
+    }
+
+    /// Throws `CancellationError` when the calling task is cancelled, as `PulseClient` does
+    /// before it sends a request: the request is not made.
+    static func checkNotCancelled() throws(CancellationError) {
+        if Task.isCancelled { throw CancellationError() }
     }
 
     /// Throws what `PulseClient` throws for a request while not connected.

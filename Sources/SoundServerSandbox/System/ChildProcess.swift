@@ -10,9 +10,9 @@ import Synchronization
 ///   before (the "parent" for `PR_SET_PDEATHSIG` is the spawning *thread*);
 /// - the child is reaped only under `state`'s lock after `waitid(WNOWAIT)` saw it exit, so
 ///   ``signal(_:)`` can never reach a recycled pid.
-final class ChildProcess: Sendable {
+package final class ChildProcess: Sendable {
     /// The child's process id.
-    let pid: pid_t
+    package let pid: pid_t
 
     /// The command line it was started with.
     let commandLine: [String]
@@ -26,9 +26,9 @@ final class ChildProcess: Sendable {
     }
 
     /// How the child ended and, for a captured child, what it wrote.
-    struct Completion: Sendable {
+    package struct Completion: Sendable {
         /// How it ended.
-        var termination: Termination
+        package var termination: Termination
         /// Its standard output, if captured.
         var standardOutput: String
         /// Its standard error, if captured.
@@ -38,9 +38,12 @@ final class ChildProcess: Sendable {
     }
 
     /// Where the child's output goes.
-    enum Output: Sendable {
+    package enum Output: Sendable {
         /// Standard output and standard error appended to this log file.
         case logFile(String)
+        /// This process's standard input, output and error, in a process group of its own
+        /// (a command run in the foreground; see ``signalGroup(_:)``).
+        case inheritedInNewProcessGroup
         /// Both captured into the ``Completion``; the child is killed after `timeLimit`.
         case captured(timeLimit: Duration)
     }
@@ -51,7 +54,7 @@ final class ChildProcess: Sendable {
     }
 
     /// Starts `commandLine` (an absolute path first) with exactly `environment`.
-    static func launch(
+    package static func launch(
         _ commandLine: [String],
         environment: [String: String],
         output: Output
@@ -92,6 +95,8 @@ final class ChildProcess: Sendable {
             switch output {
             case .logFile(let path):
                 spawnOutput = .appendingToFile(path)
+            case .inheritedInNewProcessGroup:
+                spawnOutput = .inheritedInNewProcessGroup
             case .captured:
                 let standardOutput = try Pipes.make()
                 let standardError: (read: Int32, write: Int32)
@@ -165,10 +170,21 @@ final class ChildProcess: Sendable {
 
     /// Sends signal `number` to the child, unless it has been reaped; returns whether it was sent.
     @discardableResult
-    func signal(_ number: Int32) -> Bool {
+    package func signal(_ number: Int32) -> Bool {
         state.withLock { state in
             guard state.completion == nil else { return false }
             return kill(pid, number) == 0
+        }
+    }
+
+    /// Sends signal `number` to the child's process group (the child and what it started),
+    /// for a child launched ``Output/inheritedInNewProcessGroup``, unless the child has been
+    /// reaped; returns whether it was sent.
+    @discardableResult
+    package func signalGroup(_ number: Int32) -> Bool {
+        state.withLock { state in
+            guard state.completion == nil else { return false }
+            return kill(-pid, number) == 0
         }
     }
 
@@ -179,7 +195,7 @@ final class ChildProcess: Sendable {
     }
 
     /// The child's completion once it has been reaped, or `nil` if `timeLimit` passes first.
-    func completion(within timeLimit: Duration?) async -> Completion? {
+    package func completion(within timeLimit: Duration?) async -> Completion? {
         await withCheckedContinuation { continuation in
             let waiter: UInt64? = state.withLock { state in
                 guard state.completion == nil else { return nil }

@@ -2,8 +2,9 @@ import Glibc
 
 /// Starts a process with `posix_spawn`: the only place this module creates processes.
 ///
-/// The child gets exactly the given environment, `/dev/null` as standard input, default signal
-/// dispositions and an empty signal mask (a test runner may ignore `SIGPIPE` or block signals),
+/// The child gets exactly the given environment, `/dev/null` as standard input (unless it
+/// inherits this process's), default signal dispositions and an empty signal mask (a test
+/// runner may ignore `SIGPIPE`, and Swift's executor threads block `SIGINT` and `SIGTERM`),
 /// and no file descriptor above 2, so that it cannot keep another child's pipe open.
 package enum Spawn {
     /// Where the child's standard output and standard error go.
@@ -12,6 +13,9 @@ package enum Spawn {
         case appendingToFile(String)
         /// Standard output and standard error to these descriptors (write ends of pipes).
         case descriptors(standardOutput: Int32, standardError: Int32)
+        /// Standard input, output and error are this process's own, and the child leads a
+        /// process group of its own, so that it and its children can be signalled together.
+        case inheritedInNewProcessGroup
     }
 
     /// Starts `commandLine[0]` (an absolute path) with `commandLine` as its arguments, from the
@@ -24,14 +28,17 @@ package enum Spawn {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         switch output {
         case .appendingToFile(let path):
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
             posix_spawn_file_actions_addopen(&actions, 1, path, O_WRONLY | O_CREAT | O_APPEND, 0o644)
             posix_spawn_file_actions_adddup2(&actions, 1, 2)
         case .descriptors(let standardOutput, let standardError):
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
             posix_spawn_file_actions_adddup2(&actions, standardOutput, 1)
             posix_spawn_file_actions_adddup2(&actions, standardError, 2)
+        case .inheritedInNewProcessGroup:
+            break
         }
         closeDescriptorsFromThree(&actions)
 
@@ -47,7 +54,12 @@ package enum Spawn {
             sigaddset(&defaults, number)
         }
         posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        var flags = POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF
+        if case .inheritedInNewProcessGroup = output {
+            posix_spawnattr_setpgroup(&attributes, 0)
+            flags |= POSIX_SPAWN_SETPGROUP
+        }
+        posix_spawnattr_setflags(&attributes, Int16(flags))
 
         let arguments = commandLine.map { strdup($0) } + [nil]
         let variables = environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]

@@ -1,7 +1,7 @@
 import Glibc
 
 /// How a child process ended.
-enum Termination: Sendable, Equatable, CustomStringConvertible {
+package enum Termination: Sendable, Equatable, CustomStringConvertible {
     /// It exited with this status.
     case exited(Int32)
     /// A signal with this number killed it.
@@ -19,12 +19,12 @@ enum Termination: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The exit status, if the process exited.
-    var exitStatus: Int32? {
+    package var exitStatus: Int32? {
         if case .exited(let status) = self { status } else { nil }
     }
 
     /// "exit status 1", "signal 9 (Killed)".
-    var description: String {
+    package var description: String {
         switch self {
         case .exited(let status):
             "exit status \(status)"

@@ -49,13 +49,16 @@ struct RouteMachineConnectionTests {
                              preferences: PreferenceList([.kind(.bluetooth), .kind(.speakerphone)]))
         _ = rig.settle(rig.start())
         #expect(rig.machine.route?.id == headset.id)
-        _ = rig.machine.connectionLost()
+        let lost = rig.machine.connectionLost()
+        // While disconnected the route is nowhere the machine can name.
+        #expect(lost.routeChanges == [SeenRouteChange(headset.id, nil, .disconnected)])
+        #expect(rig.machine.route == nil)
 
         let newServer = [rig.device(speaker.id)!.altered { $0.isActive = true }]
         let back = rig.machine.connectionRestored(devices: newServer, defaultSink: speaker.sinkName, defaultSource: nil,
                                                   now: rig.now)
         #expect(back.plans.isEmpty)
-        #expect(back.routeChanges == [SeenRouteChange(headset.id, speaker.id, .reconnected)])
+        #expect(back.routeChanges == [SeenRouteChange(nil, speaker.id, .reconnected)])
     }
 
     @Test func reconnectingEndsYielding() {

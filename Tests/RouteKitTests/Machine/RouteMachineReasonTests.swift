@@ -11,9 +11,7 @@ struct RouteMachineReasonTests {
 
     /// Settled on the speaker, with `preferences`.
     func onSpeaker(_ preferences: [AudioPreference], also devices: [AudioDevice] = []) -> MachineRig {
-        var rig = MachineRig([speaker] + devices, defaultSink: speaker.sinkName, preferences: PreferenceList(preferences))
-        _ = rig.settle(rig.start())
-        return rig
+        MachineRig.settled(on: speaker, preferences, also: devices)
     }
 
     @Test func started() {
@@ -131,7 +129,7 @@ struct RouteMachineReasonTests {
         _ = rig.machine.connectionLost()
         let back = rig.machine.connectionRestored(devices: rig.devices, defaultSink: speaker.sinkName, defaultSource: nil,
                                                   now: rig.now)
-        #expect(rig.settle(back).routeChanges == [SeenRouteChange(speaker.id, headset.id, .reconnected)])
+        #expect(rig.settle(back).routeChanges == [SeenRouteChange(nil, headset.id, .reconnected)])
     }
 
     @Test func stopped() {

@@ -323,3 +323,12 @@ extension Array where Element == RouteAction {
 func refusal(_ step: SwitchFailure.Step = .defaultSink, _ code: PulseError.Code = .noSuchEntity) -> SwitchFailure {
     SwitchFailure(step: step, code: code, message: "the server refused")
 }
+
+extension MachineRig {
+    /// Started on `speaker` with `preferences` and settled there, with `devices` present too.
+    static func settled(on speaker: AudioDevice, _ preferences: [AudioPreference], also devices: [AudioDevice] = []) -> MachineRig {
+        var rig = MachineRig([speaker] + devices, defaultSink: speaker.sinkName, preferences: PreferenceList(preferences))
+        _ = rig.settle(rig.start())
+        return rig
+    }
+}

@@ -12,9 +12,7 @@ struct RouteMachineSwitchTests {
 
     /// Started on the speaker with `preferences`, settled there.
     func onSpeaker(_ preferences: [AudioPreference], also devices: [AudioDevice] = []) -> MachineRig {
-        var rig = MachineRig([speaker] + devices, defaultSink: speaker.sinkName, preferences: PreferenceList(preferences))
-        _ = rig.settle(rig.start())
-        return rig
+        MachineRig.settled(on: speaker, preferences, also: devices)
     }
 
     // MARK: Confirmation
@@ -173,7 +171,7 @@ struct RouteMachineSwitchTests {
         let back = rig.machine.connectionRestored(devices: rig.devices, defaultSink: speaker.sinkName, defaultSource: nil,
                                                   now: rig.now)
         #expect(back.routedTo == [headset.id])
-        #expect(rig.settle(back).routeChanges == [SeenRouteChange(speaker.id, headset.id, .reconnected)])
+        #expect(rig.settle(back).routeChanges == [SeenRouteChange(nil, headset.id, .reconnected)])
     }
 
     // MARK: Unconfirmed switches (defect 9)

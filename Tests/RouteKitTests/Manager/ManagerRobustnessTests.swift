@@ -62,6 +62,7 @@ struct ManagerRobustnessTests {
                 try await rig.plug(expected)
                 try await rig.settle("round \(round): the route on \(expected)") {
                     try await rig.defaultSink() == expected.name && rig.manager.selectedAudioDevice?.id == expected.id
+                        && rig.manager.state.isConnected
                 }
                 let took = ContinuousClock.now - plugged
                 #expect(took < .seconds(1), "round \(round): \(took) to re-apply the preference")
@@ -136,5 +137,184 @@ struct ManagerRobustnessTests {
             #expect(!manager.isRunning)
             #expect(manager.selectedAudioDevice == nil)
         }
+    }
+}
+
+/// Storms, rivals and the user's own choices, on both real servers.
+@Suite("AudioDeviceManager on real servers: storms, rivals, the user's choices")
+struct ManagerStormTests {
+    static let speaker = ConventionDevice.speakerphone()
+
+    @Test("1 000 plug and unplug events of several devices at random moments, with a volume storm: the policy's answer, no false failure",
+          .timeLimit(.minutes(3)), arguments: SoundServerKind.allCases)
+    func randomStorm(kind: SoundServerKind) async throws {
+        let headsets = ["bt_one", "bt_two", "bt_three"].map { ConventionDevice.bluetoothHeadset($0) }
+        let wired = ConventionDevice.wiredHeadset("usb_headset")
+        let devices = headsets + [wired]
+        try await LiveManagerRig.run(kind, preferences: [.kind(.bluetooth), .kind(.wiredHeadset), .kind(.speakerphone)]) { rig in
+            try await rig.plug(Self.speaker)
+            try await rig.start(expecting: Self.speaker)
+            let mark = await rig.recorder.count
+            var random = SplitMix64(seed: 0x5EED_2026)
+            var plugged: [String] = []  // in the order they were plugged
+            let volumeStorm = Task {
+                // A user dragging the speaker's volume slider the whole time.
+                var level: UInt32 = 0
+                while !Task.isCancelled {
+                    level = (level + 1_000) % 65_536
+                    try? await rig.observer.setSinkVolume(Self.speaker.name, ChannelVolumes(channelCount: 2, volume: level))
+                }
+            }
+            defer { volumeStorm.cancel() }
+            for _ in 0..<1_000 {
+                let device = devices[Int(random.next() % UInt64(devices.count))]
+                if let position = plugged.firstIndex(of: device.name) {
+                    plugged.remove(at: position)
+                    try await rig.unloadQuickly(device)
+                } else {
+                    plugged.append(device.name)
+                    try await rig.loadQuickly(device)
+                }
+                // A random moment: up to a few scheduler turns, or none.
+                for _ in 0..<(random.next() % 4) { await Task.yield() }
+            }
+            volumeStorm.cancel()
+            // The policy's answer: the Bluetooth headset plugged last, else the wired one, else the speaker.
+            let expected = plugged.last { $0.hasPrefix("bt_") } ?? plugged.first { $0 == wired.name } ?? Self.speaker.name
+            let device = devices.first { $0.name == expected } ?? Self.speaker
+            try await rig.settle("the route on \(expected) after the storm", timeout: .seconds(30)) {
+                try await rig.defaultSink() == expected && rig.manager.selectedAudioDevice?.id.rawValue == expected
+            }
+            try await rig.expectRoute(on: device, "after the storm")
+            // A failure may name only a device that really went away under its switch.
+            for failure in await rig.recorder.switchFailures(after: mark) {
+                let vanished = failure.reason.message.contains("went away") || failure.reason.code == .noSuchEntity
+                #expect(vanished, "a false failure: \(failure.device.id): \(failure.reason)")
+            }
+        }
+    }
+
+    @Test("two managers with opposite preferences: one yields, says so, and the default stops flipping",
+          .timeLimit(.minutes(1)), arguments: SoundServerKind.allCases)
+    func rivalsYield(kind: SoundServerKind) async throws {
+        let headset = ConventionDevice.bluetoothHeadset("bt_headset")
+        try await LiveManagerRig.run(kind, preferences: [.kind(.bluetooth)]) { rig in
+            try await rig.plug(Self.speaker)
+            try await rig.plug(headset)
+            try await rig.start(expecting: headset)
+            let rivalClient = PulseClient(configuration: .init(server: rig.server.serverAddress, applicationName: "rival",
+                                                               subscription: .devices))
+            defer { rivalClient.shutdown() }
+            try await rivalClient.connect()
+            let rival = AudioDeviceManager(server: rivalClient, preferences: [.kind(.speakerphone)], logger: LiveManagerRig.quietLogger)
+            let rivalEvents = rival.events()
+            try await rival.start()
+            // Either may yield first; both report it as an event.
+            let mark = await rig.recorder.count
+            let someoneYielded = await withTaskGroup(of: Bool.self) { group in
+                group.addTask {
+                    for await event in rivalEvents { if case .yielded = event { return true } }
+                    return false
+                }
+                group.addTask {
+                    (try? await rig.recorder.waitForEvent("our manager yielding", after: mark, timeout: .seconds(20)) {
+                        if case .yielded = $0 { true } else { false }
+                    }) != nil
+                }
+                let first = await group.next() ?? false
+                group.cancelAll()
+                return first
+            }
+            #expect(someoneYielded, "one of the two rivals yields")
+            // Then the default stays put: no default change is seen for half a second.
+            let settled = try await rig.defaultSink()
+            let events = rig.observer.events()
+            let flipped = await withTaskGroup(of: Bool.self) { group in
+                group.addTask {
+                    for await event in events {
+                        if case .subscription(let change) = event, change.facility == .server { return true }
+                    }
+                    return false
+                }
+                group.addTask {
+                    try? await Task.sleep(for: .milliseconds(500))
+                    return false
+                }
+                let first = await group.next() ?? false
+                group.cancelAll()
+                return first
+            }
+            #expect(!flipped, "the default still flips after a rival yielded (it was \(settled ?? "none"))")
+            await rival.stop()
+        }
+    }
+
+    @Test("ACB's slots: the fallback set first survives the preferred set after it", .timeLimit(.minutes(1)),
+          arguments: SoundServerKind.allCases)
+    func fallbackSetFirst(kind: SoundServerKind) async throws {
+        let earpiece = ConventionDevice.earpiece()
+        let headset = ConventionDevice.bluetoothHeadset("bt_headset")
+        let hdmi = ConventionDevice.hdmi()
+        try await LiveManagerRig.run(kind, preferences: []) { rig in
+            try await rig.plug(earpiece)
+            try await rig.plug(hdmi)
+            await rig.manager.setDefaultAudio(.kind(.earpiece))
+            await rig.manager.setAudioDevice(.kind(.bluetooth))
+            #expect(rig.manager.preferences == [.kind(.bluetooth), .kind(.earpiece)])
+            try await rig.start(expecting: earpiece)
+            try await rig.plug(headset)
+            try await rig.expectRoute(on: headset, "with the headset plugged")
+            let mark = await rig.recorder.count
+            try await rig.unplug(headset)
+            // The server would pick the HDMI output; the fallback set first wins.
+            try await rig.recorder.waitForRoute(to: earpiece.id, after: mark)
+            try await rig.expectRoute(on: earpiece, "after the headset went")
+        }
+    }
+
+    @Test("stop() leaves alone a default the user chose after the manager's device went", .timeLimit(.minutes(1)),
+          arguments: SoundServerKind.allCases)
+    func userDefaultAfterDeviceLeft(kind: SoundServerKind) async throws {
+        let headset = ConventionDevice.bluetoothHeadset("bt_headset")
+        let usb = ConventionDevice.wiredHeadset("usb_headset")
+        let earpiece = ConventionDevice.earpiece()
+        try await LiveManagerRig.run(kind, preferences: [.kind(.bluetooth)]) { rig in
+            try await rig.plug(Self.speaker)
+            try await rig.plug(usb)
+            try await rig.plug(earpiece)
+            // The default found at start, which stop() would put back if it were still its to.
+            try await rig.observer.setDefaultSink(earpiece.name)
+            try await rig.expectServerDefault(earpiece, "as configured")
+            try await rig.plug(headset)
+            try await rig.start(expecting: headset)
+            try await rig.unplug(headset)
+            try await rig.settle("the server's own fallback") { try await rig.defaultSink() != headset.name }
+            await rig.fence()
+            // The user chooses, by hand, another device than the server's fallback, with no
+            // preference of the manager's left to apply.
+            let fallback = try await rig.defaultSink()
+            let chosen = [Self.speaker, usb].first { $0.name != fallback } ?? usb
+            try await rig.observer.setDefaultSink(chosen.name)
+            try await rig.expectServerDefault(chosen, "chosen by the user")
+            try await rig.settle("the manager seeing the user's choice") { rig.manager.selectedAudioDevice?.id == chosen.id }
+            await rig.manager.stop()
+            #expect(try await rig.defaultSink() == chosen.name, "stop() kept the user's choice")
+        }
+    }
+}
+
+/// A small seeded random number generator (SplitMix64), so that a storm is the same storm
+/// every run.
+struct SplitMix64: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
     }
 }

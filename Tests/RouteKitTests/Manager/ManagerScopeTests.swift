@@ -85,6 +85,23 @@ struct ManagerScopeTests {
             #expect(try await rig.recorder.waitForRoute(to: Self.speaker.id, after: mark).reason == .deviceFailed)
             try await expectApplicationRoute(rig, on: Self.speaker, phone: ([phone, laterPhone], [phoneMicrophone, laterPhoneMicrophone]),
                                              others: ([music, laterMusic], [otherRecording]), "after the headset went")
+
+            // A phone stream started during the run on the default, moved by the manager, is
+            // not left pinned by stop(): it goes back, and then follows the default again.
+            mark = await rig.recorder.count
+            try await rig.plug(Self.headset)
+            try await rig.recorder.waitForRoute(to: Self.headset.id, after: mark)
+            let follower = try StreamProcess(on: rig.server, .playback, device: "@DEFAULT_SINK@", properties: ["media.role": "phone"])
+            defer { follower.stop() }
+            try await rig.settle("the new phone stream on the headset") { try await rig.sinkName(of: follower) == Self.headset.name }
+            await rig.manager.stop()
+            try await rig.settle("the phone stream back on the default after stop") {
+                try await rig.sinkName(of: follower) == Self.speaker.name
+            }
+            try await rig.observer.setDefaultSink(Self.headset.name)
+            try await rig.settle("the phone stream following the user's new default") {
+                try await rig.sinkName(of: follower) == Self.headset.name
+            }
         }
     }
 
