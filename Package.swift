@@ -13,6 +13,7 @@ let package = Package(
     products: [
         .library(name: "PulseAudio", targets: ["PulseAudio"]),
         .library(name: "RouteKit", targets: ["RouteKit"]),
+        .library(name: "DumpReader", targets: ["DumpReader"]),
         .library(name: "RouteKitTesting", targets: ["RouteKitTesting"]),
         .library(name: "SoundServerSandbox", targets: ["SoundServerSandbox"]),
         .executable(name: "routectl", targets: ["routectl"]),
@@ -22,6 +23,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
         // libpulse, as a system library: the only C library this package links. Its headers
@@ -39,8 +41,8 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
-        // The engine: device model, classifier, dumps, and (later) policy. Plain Swift over
-        // the AudioServer protocol; it uses PulseAudio's value types but never calls libpulse.
+        // The engine: device model, classifier, device list, policy and manager. Plain Swift
+        // over the AudioServer protocol; it uses PulseAudio's value types but never calls libpulse.
         .target(
             name: "RouteKit",
             dependencies: [
@@ -50,10 +52,16 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // Reads pasted `pactl`/`pacmd`/PipeWire dumps from bug reports into PulseAudio's values.
+        .target(
+            name: "DumpReader",
+            dependencies: ["PulseAudio"],
+            swiftSettings: strictSettings
+        ),
         // A scriptable simulated server for users' tests: cards, ports and profiles.
         .target(
             name: "RouteKitTesting",
-            dependencies: ["RouteKit", "PulseAudio"],
+            dependencies: ["RouteKit", "PulseAudio", "DumpReader"],
             swiftSettings: strictSettings
         ),
         // Isolated PulseAudio and PipeWire servers with virtual devices, for tests and demos.
@@ -65,6 +73,7 @@ let package = Package(
         .target(
             name: "RouteCtlCommands",
             dependencies: [
+                "DumpReader",
                 "PulseAudio",
                 "RouteKit",
                 "SoundServerSandbox",
@@ -122,6 +131,12 @@ let package = Package(
             path: "Benchmarks/RouteBenchmarks",
             swiftSettings: strictSettings
         ),
+        // `routectl list --from-dump` on hostile inputs of 1 MB and 10 MB: time and peak memory.
+        .executableTarget(
+            name: "dump-benchmarks",
+            path: "Benchmarks/DumpBenchmarks",
+            swiftSettings: strictSettings
+        ),
         .executableTarget(
             name: "pulse-soak",
             dependencies: ["PulseAudio", "SoundServerSandbox"],
@@ -148,9 +163,18 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // The dump reader on real and hostile dumps, and the classifier on the corpus.
+        .testTarget(
+            name: "DumpReaderTests",
+            dependencies: [
+                "DumpReader", "RouteKit", "PulseAudio", "TestSupport",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "RouteKitTestingTests",
-            dependencies: ["RouteKitTesting", "RouteKit", "PulseAudio", "SoundServerSandbox", "TestSupport"],
+            dependencies: ["RouteKitTesting", "RouteKit", "DumpReader", "PulseAudio", "SoundServerSandbox", "TestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -160,7 +184,7 @@ let package = Package(
         ),
         .testTarget(
             name: "RouteCtlTests",
-            dependencies: ["RouteCtlCommands", "PulseAudio", "SoundServerSandbox"],
+            dependencies: ["RouteCtlCommands", "PulseAudio", "SoundServerSandbox", "TestSupport"],
             swiftSettings: strictSettings
         ),
     ]

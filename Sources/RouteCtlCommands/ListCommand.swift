@@ -1,4 +1,5 @@
 import ArgumentParser
+import DumpReader
 import Foundation
 import PulseAudio
 import RouteKit
@@ -54,16 +55,20 @@ struct ListCommand: AsyncParsableCommand {
     }
 
     static func devices(fromDumpAt path: String) throws -> [AudioDevice] {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw RouteCtlFailure.unreadableFile(path: path)
+        let text: String
+        do {
+            text = try DumpFile.read(atPath: path)
+        } catch {
+            throw RouteCtlFailure.unusableDumpFile(error)
         }
         let dump: ServerDump
         do {
-            dump = try ServerDump.parse(String(decoding: data, as: UTF8.self))
+            dump = try ServerDump.parse(text)
         } catch {
             throw RouteCtlFailure.malformedDump(path: path, line: error.line, message: error.message)
         }
-        return DeviceModel.devices(in: dump)
+        return DeviceModel.devices(cards: dump.cards, sinks: dump.sinks, sources: dump.sources,
+                                   defaultSinkName: dump.defaultSinkName, defaultSourceName: dump.defaultSourceName)
     }
 
     static func rawTable(_ snapshot: ServerSnapshot) -> String {

@@ -19,10 +19,11 @@ enum LogLevelOption: String, CaseIterable, ExpressibleByArgument {
         }
     }
 
-    /// A logger that writes to standard error from this level up, without bootstrapping the
-    /// process-wide logging system (the commands are a library that tests run in-process).
+    /// A logger that writes to standard error from this level up, control characters escaped,
+    /// without bootstrapping the process-wide logging system (the commands are a library that
+    /// tests run in-process).
     func standardErrorLogger(label: String) -> Logger {
-        var logger = Logger(label: label) { StreamLogHandler.standardError(label: $0) }
+        var logger = Logger(label: label) { EscapingLogHandler(inner: StreamLogHandler.standardError(label: $0)) }
         logger.logLevel = level
         return logger
     }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import DumpReader
 import PulseAudio
 
 /// Why a `routectl` command failed, with the message it prints and the exit status it
@@ -8,8 +9,8 @@ enum RouteCtlFailure: Error, CustomStringConvertible {
     case serverUnreachable(server: String, reason: String)
     /// The server answered, but refused or failed a request.
     case requestFailed(PulseError)
-    /// A file named on the command line could not be read.
-    case unreadableFile(path: String)
+    /// A dump file could not be opened, is not a regular file, or is too large to be one.
+    case unusableDumpFile(DumpFileError)
     /// A dump could not be understood.
     case malformedDump(path: String, line: Int, message: String)
 
@@ -23,8 +24,8 @@ enum RouteCtlFailure: Error, CustomStringConvertible {
             """
         case .requestFailed(let error):
             "the server could not \(error.operation): \(error.reason)"
-        case .unreadableFile(let path):
-            "cannot read \(path)"
+        case .unusableDumpFile(let error):
+            "\(error)"
         case .malformedDump(let path, let line, let message):
             "\(path):\(line): \(message)"
         }
@@ -35,7 +36,8 @@ enum RouteCtlFailure: Error, CustomStringConvertible {
         switch self {
         case .serverUnreachable: ExitCode(69)
         case .requestFailed: ExitCode(70)
-        case .unreadableFile: ExitCode(66)
+        case .unusableDumpFile(.tooLarge): ExitCode(65)
+        case .unusableDumpFile: ExitCode(66)
         case .malformedDump: ExitCode(65)
         }
     }

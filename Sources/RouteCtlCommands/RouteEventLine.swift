@@ -15,22 +15,25 @@ import RouteKit
 /// ```
 ///
 /// A route line names the device audio goes to now, then the one it came from, then the
-/// reason (``RouteChangeReason``); `none` stands for no device.
+/// reason (``RouteChangeReason``); `none` stands for no device. What the server says (ids,
+/// descriptions, reasons) is escaped (``TerminalText``): a description holding a line break
+/// cannot forge a `route:` line.
 enum RouteEventLine {
     /// The line for `event`.
     static func text(_ event: AudioRouteEvent) -> String {
         switch event {
         case .routeChanged(let from, let to, let reason):
-            "route: \(named(to)) <- \(from?.id.rawValue ?? "none") (\(reason))"
+            "route: \(named(to)) <- \(TerminalText.escaped(from?.id.rawValue ?? "none")) (\(TerminalText.escaped("\(reason)")))"
         case .switchFailed(let device, let reason):
-            "switch failed: \(named(device)): \(reason)"
+            "switch failed: \(named(device)): \(TerminalText.escaped("\(reason)"))"
         case .devicesChanged(let devices):
-            "devices: \(devices.count)" + (devices.isEmpty ? "" : " (\(devices.map(\.id.rawValue).joined(separator: ", ")))")
+            "devices: \(devices.count)"
+                + (devices.isEmpty ? "" : " (\(devices.map { TerminalText.escaped($0.id.rawValue) }.joined(separator: ", ")))")
         case .state(let state):
             "state: route \(named(state.route)), \(state.devices.count) device\(state.devices.count == 1 ? "" : "s"), "
                 + "call audio \(state.isCallAudioActive ? "on" : "off"), \(state.isConnected ? "connected" : "not connected")"
         case .inputChanged(let route):
-            "input: \(route.input?.deviceName ?? "none") for \(named(route))"
+            "input: \(TerminalText.escaped(route.input?.deviceName ?? "none")) for \(named(route))"
         case .callAudioChanged(let isActive):
             "call audio: \(isActive ? "on" : "off")"
         case .connectionChanged(let isConnected):
@@ -43,6 +46,6 @@ enum RouteEventLine {
     /// `id (description)`, or `none`.
     static func named(_ device: AudioDevice?) -> String {
         guard let device else { return "none" }
-        return "\(device.id) (\(device.description))"
+        return "\(TerminalText.escaped(device.id.rawValue)) (\(TerminalText.escaped(device.description)))"
     }
 }

@@ -50,15 +50,17 @@ struct RoutingService: Service {
 
     /// The first lines: what the daemon prefers, and preferences that match no device now.
     private func announce() async {
+        let serverDescription = TerminalText.escaped(serverDescription)
         let preferences = manager.preferences
         guard !preferences.isEmpty else {
             write("daemon: running on \(serverDescription) with no preferences: the server's own choice stands; routes are only reported")
             return
         }
-        write("daemon: running on \(serverDescription), preferring \(preferences.map(\.description).joined(separator: ", then "))")
+        write("daemon: running on \(serverDescription), preferring "
+              + TerminalText.escaped(preferences.map(\.description).joined(separator: ", then ")))
         let devices = (try? await manager.allDevices) ?? []
         for case .device(let id) in preferences where !devices.contains(where: { $0.id == id }) {
-            write("daemon: no device \"\(id)\" is present now; it is used when it appears ('routectl list' shows the ids)")
+            write("daemon: no device \"\(TerminalText.escaped(id.rawValue))\" is present now; it is used when it appears ('routectl list' shows the ids)")
         }
     }
 }

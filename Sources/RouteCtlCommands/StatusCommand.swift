@@ -36,9 +36,9 @@ struct StatusCommand: AsyncParsableCommand {
         let defaultSource = describe(info.defaultSourceName,
                                      snapshot.sources.first { $0.name == info.defaultSourceName }?.description)
         return """
-            Server:          \(implementation) at \(snapshot.address)
-            Default sink:    \(defaultSink)
-            Default source:  \(defaultSource)
+            Server:          \(TerminalText.escaped("\(implementation) at \(snapshot.address)"))
+            Default sink:    \(TerminalText.escaped(defaultSink))
+            Default source:  \(TerminalText.escaped(defaultSource))
             Devices:         \(snapshot.sinks.count) sinks, \(snapshot.sources.count) sources, \(snapshot.cards.count) cards
             Streams:         \(snapshot.sinkInputCount) playing, \(snapshot.sourceOutputCount) recording
             """

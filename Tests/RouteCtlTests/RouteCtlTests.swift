@@ -1,5 +1,6 @@
 import Foundation
 import SoundServerSandbox
+import TestSupport
 import Testing
 
 /// `routectl` run as a user runs it, against sandboxed servers.
@@ -94,9 +95,7 @@ struct RouteCtlTests {
     @Test("list --from-dump shows a machine from a bug report")
     func fromDump() async throws {
         let routectl = try Executable.built("routectl")
-        let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/corpus")
-        let file = corpus.appendingPathComponent("07_bt-earbuds-jabra-elite-75t-a2dp-and-hfp-card_pa.txt").path
+        let file = Corpus.path(of: "07_bt-earbuds-jabra-elite-75t-a2dp-and-hfp-card_pa.txt")
         let result = try await routectl.run(["list", "--from-dump", file, "--json"])
         #expect(result.status == 0, "\(result.standardError)")
         let devices = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [[String: Any]])
@@ -110,26 +109,34 @@ struct RouteCtlTests {
         #expect(table.standardOutput.contains("bluetooth"))
     }
 
-    @Test("a malformed dump is refused with the line, a missing one with exit 66")
+    @Test("a malformed dump is refused with the line; a missing file, a FIFO or /dev/zero with exit 66")
     func badDumps() async throws {
         let routectl = try Executable.built("routectl")
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("routectl-dump-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let malformed = directory.appendingPathComponent("malformed.txt")
-        try Data("Sink #0\n\tState: RUNNING\n\tDescription: no name here\n".utf8).write(to: malformed)
-        let result = try await routectl.run(["list", "--from-dump", malformed.path])
-        #expect(result.status == 65)
-        #expect(result.standardError.hasPrefix("routectl: \(malformed.path):"))
-        let notADump = directory.appendingPathComponent("prose.txt")
-        try Data("hello\nthis is not a dump\n".utf8).write(to: notADump)
-        let prose = try await routectl.run(["list", "--from-dump", notADump.path])
-        #expect(prose.status == 65)
-        #expect(prose.standardError.contains("\(notADump.path):1:"))
+        try await withTemporaryDirectory("routectl-dump") { directory in
+            let malformed = directory.appendingPathComponent("malformed.txt")
+            try Data("Sink #0\n\tState: RUNNING\n\tDescription: no name here\n".utf8).write(to: malformed)
+            let result = try await routectl.run(["list", "--from-dump", malformed.path])
+            #expect(result.status == 65)
+            #expect(result.standardError.hasPrefix("routectl: \(malformed.path):"))
+            let notADump = directory.appendingPathComponent("prose.txt")
+            try Data("hello\nthis is not a dump\n".utf8).write(to: notADump)
+            let prose = try await routectl.run(["list", "--from-dump", notADump.path])
+            #expect(prose.status == 65)
+            #expect(prose.standardError.contains("\(notADump.path):1:"))
 
-        let missing = try await routectl.run(["list", "--from-dump", directory.appendingPathComponent("nope.txt").path])
-        #expect(missing.status == 66)
-        #expect(missing.standardError.contains("cannot read"))
+            let missing = try await routectl.run(["list", "--from-dump", directory.appendingPathComponent("nope.txt").path])
+            #expect(missing.status == 66)
+            #expect(missing.standardError.contains("cannot read"))
+
+            let zero = try await routectl.run(["list", "--from-dump", "/dev/zero"])
+            #expect(zero.status == 66)
+            #expect(zero.standardError == "routectl: /dev/zero is a character device, not a dump file\n")
+            let fifo = directory.appendingPathComponent("fifo").path
+            #expect(mkfifo(fifo, 0o600) == 0)
+            let fromFIFO = try await routectl.run(["list", "--from-dump", fifo])
+            #expect(fromFIFO.status == 66)
+            #expect(fromFIFO.standardError.contains("is a FIFO"))
+        }
     }
 
     @Test("no server: a clear message on stderr and exit status 69")

@@ -1,8 +1,10 @@
+import DumpReader
 import Foundation
 import PulseAudio
 import RouteKit
 import RouteKitTesting
 import Testing
+import TestSupport
 
 @Suite("A simulated server from a real machine's dump")
 struct DumpTests {
@@ -93,16 +95,13 @@ struct DumpTests {
         try await expectConsistent(server)
     }
 
-    /// The shared corpus of real dumps, next to the repository, when it is there.
-    static let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/corpus")
-    static let corpusFiles = ((try? FileManager.default.contentsOfDirectory(atPath: corpus.path)) ?? [])
-        .filter { $0.hasSuffix(".txt") && $0.first?.isNumber == true }.sorted()
+    /// The repository's corpus of real dumps (`Tests/Corpus`).
+    static let corpusFiles = Corpus.names()
 
     @Test("every corpus dump makes a consistent server, through every profile of every card",
-          .enabled(if: !corpusFiles.isEmpty), arguments: corpusFiles)
+          arguments: corpusFiles)
     func corpusDump(file: String) async throws {
-        let text = try String(contentsOf: Self.corpus.appendingPathComponent(file), encoding: .utf8)
+        let text = try String(contentsOf: Corpus.directory.appendingPathComponent(file), encoding: .utf8)
         let dump = try ServerDump.parse(text).deduplicated()
         let server = SimulatedServer(dump: dump)
         let names = Set(try await server.sinks().map(\.name))

@@ -92,4 +92,14 @@ struct ClassifierRuleTests {
                      ["device.bus": "pci", "device.profile.description": "Digital Microphone", "media.class": "Audio/Source"])
                 == .speakerphone)
     }
+
+    @Test("a path;option port (PulseAudio 1.x and older) is classified by its path, not its option")
+    func compoundPortName() {
+        let desktop = ["device.bus": "pci", "device.api": "alsa"]
+        #expect(kind(desktop, port: "analog-output-speaker;output-bass-boost-on") == .speakerphone)
+        #expect(kind(desktop, port: "analog-output;output-bass-boost-on") == .external)
+        // An option that happens to name another connector says nothing of the path's form.
+        #expect(kind(desktop, port: "analog-output-speaker;output-headphone-amp-on") == .speakerphone)
+        #expect(kind(desktop, port: "analog-output;output-speaker-on") == .external)
+    }
 }

@@ -79,9 +79,11 @@ extension ClassificationEvidence {
                   availability: port.availability, availabilityGroup: port.availabilityGroup)
     }
 
-    /// The evidence for a card as a whole, for a card listed without usable ports.
+    /// The evidence for a card as a whole, for a card listed without usable ports: an input
+    /// only when a profile offers a source and none a sink (a card offering neither is no
+    /// microphone).
     public init(card: CardInfo) {
-        let hasOutput = card.profiles.contains { $0.sinkCount > 0 } || card.profiles.isEmpty
+        let hasOutput = card.profiles.contains { $0.sinkCount > 0 } || !card.profiles.contains { $0.sourceCount > 0 }
         self.init(direction: hasOutput ? .output : .input, ownerName: card.name, driver: card.driver,
                   properties: card.properties)
     }

@@ -14,7 +14,8 @@ import PulseAudio
 ///    nodes, with no bus or form factor of their own, is ``AudioDeviceKind/virtual``.
 /// 4. The port type (`pa_device_port_type_t`, PulseAudio 14 and later).
 /// 5. Port names that name a connector (ACP `analog-output-headphones`, UCM `[Out] HDMI1`,
-///    `iec958`, `Earpiece`), and for port-less PipeWire nodes their profile and nick.
+///    `iec958`, `Earpiece`; of PulseAudio 1.x's `path;option` names, the path), and for
+///    port-less PipeWire nodes their profile and nick.
 /// 6. `device.form_factor`.
 /// 7. Port names that name a role (`speaker`, `mic`), with the jack's detectability: a
 ///    microphone whose availability is known is on a jack.
@@ -142,8 +143,12 @@ private struct Facts {
         roles = (evidence.properties["device.intended_roles"] ?? "").lowercased().split(separator: " ").map(String.init)
         var names: [String] = []
         if let port = evidence.portName {
-            names.append(port.lowercased())
-            if let description = evidence.portDescription { names.append(description.lowercased()) }
+            names.append(Self.path(ofPort: port.lowercased()))
+            if let description = evidence.portDescription {
+                // A `path;option` port's description is `Path / Option`: the path's part counts.
+                let path = port.contains(";") ? description.components(separatedBy: " / ")[0] : description
+                names.append(path.lowercased())
+            }
         } else {
             for key in ["device.profile.name", "node.nick", "device.profile.description", "object.path", "api.alsa.pcm.name"] {
                 if let value = evidence.properties[key] { names.append(Self.firstRoute(value.lowercased())) }
@@ -162,6 +167,13 @@ private struct Facts {
     static func isALSA(_ properties: [String: String]) -> Bool {
         properties["device.api"] == "alsa" || properties["object.path"]?.hasPrefix("alsa:") == true
             || properties.keys.contains { $0.hasPrefix("alsa.") || $0.hasPrefix("api.alsa.") }
+    }
+
+    /// PulseAudio 1.x and older name a port `path;option` (`analog-output;output-bass-boost-on`):
+    /// the path is the connector, the option a mixer setting on it that says nothing of its form.
+    static func path(ofPort name: String) -> String {
+        guard let semicolon = name.firstIndex(of: ";") else { return name }
+        return String(name[..<semicolon])
     }
 
     /// UCM and PipeWire join the routes one node carries with " + ": the first one is the

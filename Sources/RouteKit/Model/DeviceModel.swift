@@ -11,22 +11,17 @@ public enum DeviceModel {
     public static func devices(cards: [CardInfo], sinks: [SinkInfo], sources: [SourceInfo],
                                defaultSinkName: String?, defaultSourceName: String?) -> [AudioDevice] {
         let knownCards = Set(cards.map(\.index))
+        // Grouped once: filtering every sink for every card made large dumps quadratic.
+        let sinksByCard = Dictionary(grouping: sinks.filter { $0.card != nil }, by: { $0.card ?? 0 })
+        let sourcesByCard = Dictionary(grouping: sources.filter { $0.card != nil }, by: { $0.card ?? 0 })
         var devices: [AudioDevice] = []
         for card in cards {
-            devices += Self.devices(card: card, sinks: sinks.filter { $0.card == card.index },
-                                    sources: sources.filter { $0.card == card.index })
+            devices += Self.devices(card: card, sinks: sinksByCard[card.index] ?? [], sources: sourcesByCard[card.index] ?? [])
         }
         devices += cardless(sinks: sinks.filter { $0.card.map { !knownCards.contains($0) } ?? true },
                             sources: sources.filter { $0.card.map { !knownCards.contains($0) } ?? true })
         return markActive(pairBuiltInMicrophones(devices), defaultSinkName: defaultSinkName,
                           defaultSourceName: defaultSourceName, sinks: sinks, sources: sources)
-    }
-
-    /// Every device a dump shows, as ``devices(cards:sinks:sources:defaultSinkName:defaultSourceName:)``
-    /// would see them on the machine it came from.
-    public static func devices(in dump: ServerDump) -> [AudioDevice] {
-        devices(cards: dump.cards, sinks: dump.sinks, sources: dump.sources,
-                defaultSinkName: dump.defaultSinkName, defaultSourceName: dump.defaultSourceName)
     }
 
     /// A card's devices: each output port paired with the input that goes with it, then the
@@ -40,6 +35,9 @@ public enum DeviceModel {
         let outputs = routes.filter { $0.port.direction.contains(.output) }
         let inputs = routes.filter { !$0.port.direction.contains(.output) && $0.port.direction.contains(.input) }
         guard !outputs.isEmpty || !inputs.isEmpty else {
+            // A card whose every profile has neither sink nor source (only `off`: a driver
+            // that offers no profile) has nothing to route to.
+            if !card.profiles.isEmpty, card.profiles.allSatisfy({ $0.sinkCount == 0 && $0.sourceCount == 0 }) { return [] }
             return [portlessCardDevice(card, sinks: sinks, sources: sources, description: cardDescription)]
         }
         let single = outputs.count <= 1
@@ -81,40 +79,40 @@ public enum DeviceModel {
         return devices
     }
 
-    /// Devices for sinks and sources without a (known) card: one each, a sink paired with a
-    /// source of the same hardware (same Bluetooth address, ALSA card or bus path) — of its
-    /// own kind, or, for speakers and headphones, the built-in microphone.
+    /// Devices for sinks and sources without a (known) card: one per port (one for a
+    /// port-less sink or source), each output paired with an input of the same hardware (same
+    /// Bluetooth address, ALSA card or bus path) — of its own kind, or, for speakers and
+    /// headphones, the built-in microphone.
     public static func cardless(sinks: [SinkInfo], sources: [SourceInfo]) -> [AudioDevice] {
         let sources = sources.filter { !$0.isMonitor }
-        let sourceKinds = Dictionary(sources.map { ($0.name, DeviceClassifier.classify(ClassificationEvidence(source: $0))) },
-                                     uniquingKeysWith: { first, _ in first })
-        var pairedSources = Set<String>()
+        let sourceDescriptions = Dictionary(sources.map { ($0.name, $0.description) }, uniquingKeysWith: { first, _ in first })
+        let inputs = CardlessRoute.InputIndex(sources.flatMap(CardlessRoute.routes(of:)))
+        var pairedInputs = Set<String>()
         var devices: [AudioDevice] = []
         for sink in sinks {
-            let kind = DeviceClassifier.classify(ClassificationEvidence(sink: sink))
-            let identity = hardwareIdentity(sink.properties)
-            let sameHardware = identity == nil ? [] : sources.filter { hardwareIdentity($0.properties) == identity }
-            let source = sameHardware.first { sourceKinds[$0.name] == kind }
-                ?? ((kind == .speakerphone || kind == .wiredHeadset)
-                    ? sameHardware.first { sourceKinds[$0.name] == .speakerphone } : nil)
-            if let source { pairedSources.insert(source.name) }
-            devices.append(AudioDevice(
-                id: AudioDevice.ID(rawValue: sink.name), kind: kind,
-                description: sink.description, bus: sink.properties["device.bus"],
-                formFactor: sink.properties["device.form_factor"],
-                availability: sink.activePort?.availability ?? .available, isActive: false, card: nil,
-                output: AudioDevice.Endpoint(deviceName: sink.name, port: sink.activePortName, description: sink.description),
-                input: source.map { AudioDevice.Endpoint(deviceName: $0.name, port: $0.activePortName, description: $0.description) },
-                requiredProfile: nil))
+            for output in CardlessRoute.routes(of: sink) {
+                let input = output.matchingInput(among: inputs)
+                if let input { pairedInputs.insert(input.id) }
+                devices.append(AudioDevice(
+                    id: AudioDevice.ID(rawValue: output.id), kind: output.kind,
+                    description: output.description, bus: sink.properties["device.bus"],
+                    formFactor: sink.properties["device.form_factor"],
+                    availability: output.availability, isActive: false, card: nil,
+                    output: output.endpoint(ownerDescription: sink.description),
+                    input: input.map { $0.endpoint(ownerDescription: sourceDescriptions[$0.owner] ?? $0.owner) },
+                    requiredProfile: nil))
+            }
         }
-        for source in sources where !pairedSources.contains(source.name) {
-            devices.append(AudioDevice(
-                id: AudioDevice.ID(rawValue: source.name), kind: sourceKinds[source.name] ?? .external,
-                description: source.description, bus: source.properties["device.bus"],
-                formFactor: source.properties["device.form_factor"],
-                availability: source.activePort?.availability ?? .available, isActive: false, card: nil, output: nil,
-                input: AudioDevice.Endpoint(deviceName: source.name, port: source.activePortName, description: source.description),
-                requiredProfile: nil))
+        for source in sources {
+            for input in CardlessRoute.routes(of: source) where !pairedInputs.contains(input.id) {
+                devices.append(AudioDevice(
+                    id: AudioDevice.ID(rawValue: input.id), kind: input.kind,
+                    description: input.description, bus: source.properties["device.bus"],
+                    formFactor: source.properties["device.form_factor"],
+                    availability: input.availability, isActive: false, card: nil, output: nil,
+                    input: input.endpoint(ownerDescription: source.description),
+                    requiredProfile: nil))
+            }
         }
         return devices
     }

@@ -1,3 +1,4 @@
+import DumpReader
 import RouteKit
 
 /// Keeps the indexes a dump gives where they are valid and unique, and numbers the rest after them.

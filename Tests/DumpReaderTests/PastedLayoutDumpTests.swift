@@ -1,0 +1,114 @@
+import DumpReader
+import PulseAudio
+import RouteKit
+import Testing
+
+@Suite("Dump: how pastes mangle the layout")
+struct PastedLayoutDumpTests {
+    @Test("an e-mail client stripped the indentation and wrapped long lines")
+    func emailWrapped() throws {
+        let text = """
+            Sink #2 <https://example.org/issues/2>
+            State: RUNNING
+            Name: alsa_output.usb-Generic_USB_Audio-00.analog-stereo
+            Description: Generic USB Audio Analog
+            Stereo
+            Driver: module-alsa-card.c
+            Mute: no
+            Volume: front-left: 39321 /  60% / -13.31 dB,
+            front-right: 39321 /  60% / -13.31 dB
+            balance 0.00
+            Properties:
+            device.product.name = "A very long product name that an e-mail client broke
+            in two"
+            sysfs.path =
+            "/devices/pci0000:00/0000:00:14.0/usb3/3-9/sound/card2"
+            Ports:
+            analog-output-headphones: Headphones (type: Headphones, priority: 9900,
+            availability group: Legacy 1, not available)
+            analog-output: Analog Output (priority:
+            9800)
+            Active Port: analog-output
+
+            Card #3
+            Name: alsa_card.usb-Generic_USB_Audio-00
+            Profiles:
+            output:analog-stereo: Analog Stereo Output (sinks: 1, sources: 0, priority:
+            6500, available: yes)
+            Active Profile: output:analog-stereo
+            Ports:
+            analog-output-headphones: Headphones (priority: 9900, latency offset: 0
+            usec)
+            Properties:
+            port.type = "headphones"
+            Part of profile(s): output:analog-stereo,
+            output:analog-stereo+input:analog-stereo
+            """
+        let dump = try ServerDump.parse(text)
+        let sink = try #require(dump.sinks.first)
+        #expect(sink.index == 2 && sink.state == .running)
+        #expect(sink.description == "Generic USB Audio Analog Stereo")
+        #expect(sink.volume.values == [39321, 39321])
+        #expect(sink.properties["device.product.name"] == "A very long product name that an e-mail client broke in two")
+        #expect(sink.properties["sysfs.path"] == "/devices/pci0000:00/0000:00:14.0/usb3/3-9/sound/card2")
+        #expect(sink.ports.map(\.name) == ["analog-output-headphones", "analog-output"])
+        #expect(sink.ports[0].availability == .unavailable && sink.ports[0].availabilityGroup == "Legacy 1")
+        #expect(sink.ports[1].priority == 9800)
+        #expect(sink.activePortName == "analog-output")
+
+        let card = try #require(dump.cards.first)
+        #expect(card.profiles.map(\.priority) == [6500])
+        #expect(card.activeProfileName == "output:analog-stereo")
+        #expect(card.ports.count == 1)
+        #expect(card.ports.first?.type == .headphones)
+        #expect(card.ports.first?.properties == ["port.type": "headphones"])
+        #expect(card.ports.first?.profileNames == ["output:analog-stereo", "output:analog-stereo+input:analog-stereo"])
+    }
+
+    @Test("Markdown fences, quote marks, a pacmd prompt, CR LF line ends and mixed indentation")
+    func decorations() throws {
+        let text = "Here is my output:\r\n```\r\n> Sink #0\r\n>  \tName: null\r\n>  \tDescription: Null Output\r\n"
+            + ">  \tProperties:\r\n>  \t    device.class = \"abstract\"\r\n```\r\n>>> 1 source(s) available.\r\n"
+            + "  * index: 5\r\n\tname: <null.monitor>\r\n\tmonitor_of: 0\r\n"
+        let dump = try ServerDump.parse(text)
+        #expect(dump.sinks.map(\.name) == ["null"])
+        #expect(dump.sinks.first?.properties == ["device.class": "abstract"])
+        #expect(dump.sources.map(\.name) == ["null.monitor"])
+        #expect(dump.sources.first?.monitorOfSinkName == "null")
+    }
+
+    @Test("blocks that are not separated by blank lines, and a heading missing from the paste")
+    func blockBoundaries() throws {
+        let text = """
+                    Name: bluez_card.00_11_22_33_44_55
+                    Driver: module-bluez5-device.c
+                    Profiles:
+                            a2dp_sink: High Fidelity Playback (A2DP Sink) (sinks: 1, sources: 0, priority: 40, available: yes)
+                    Active Profile: a2dp_sink
+            Sink #1
+            \tName: a
+            Sink #2
+            \tName: b
+            """
+        let dump = try ServerDump.parse(text)
+        #expect(dump.cards.map(\.name) == ["bluez_card.00_11_22_33_44_55"])
+        #expect(dump.cards.first?.index == ServerDump.unknownIndex)
+        #expect(dump.sinks.map(\.name) == ["a", "b"])
+    }
+
+    @Test("a dump of several captures lists a device each time; deduplicated keeps the last")
+    func captures() throws {
+        let text = """
+            Card #0
+            \tName: alsa_card.x
+            \tActive Profile: off
+            # ---- second capture
+            Card #0
+            \tName: alsa_card.x
+            \tActive Profile: HiFi
+            """
+        let dump = try ServerDump.parse(text)
+        #expect(dump.cards.map(\.activeProfileName) == ["off", "HiFi"])
+        #expect(dump.deduplicated().cards.map(\.activeProfileName) == ["HiFi"])
+    }
+}
