@@ -207,8 +207,8 @@ struct EngineLoop: Sendable {
                 } catch {
                     actions += core.machine { $0.switchFailed(plan.device.id, error, now: ContinuousClock.now) }
                 }
-            case .moveStrays(let fromSink, let toSink, let fromSource, let toSource):
-                await executor.moveStrays(fromSink: fromSink, toSink: toSink, fromSource: fromSource, toSource: toSource,
+            case .moveStrays(let fromSinks, let toSink, let fromSources, let toSource):
+                await executor.moveStrays(fromSinks: fromSinks, toSink: toSink, fromSources: fromSources, toSource: toSource,
                                           tracker: tracker)
             case .restoreProfile(let card, let profile, let selected):
                 await executor.restoreProfile(card: card, profile: profile, ifStill: selected, tracker: tracker)

@@ -62,20 +62,21 @@ struct RouteExecutor: Sendable {
         }
     }
 
-    /// After a confirmed switch: the streams that stayed on the old default (they did not
-    /// follow it) go to the new one, which does not pin them. Streams owned by a module
-    /// (loopback, echo-cancel) and streams elsewhere (pinned there by someone) stay.
-    func moveStrays(fromSink: String?, toSink: String, fromSource: String?, toSource: String?, tracker: DeviceTracker) async {
+    /// After a confirmed switch: the streams that stayed on the old default or the old route
+    /// (they did not follow) go to the new one, the default now, which does not pin them.
+    /// Streams owned by a module (loopback, echo-cancel) and streams elsewhere (pinned there by
+    /// someone) stay.
+    func moveStrays(fromSinks: [String], toSink: String, fromSources: [String], toSource: String?, tracker: DeviceTracker) async {
         var moves: [@Sendable (any AudioServer) async throws -> Void] = []
-        if let fromSink, let from = tracker.state.sinks.values.first(where: { $0.name == fromSink })?.index,
-           let streams = try? await server.sinkInputs() {
-            for stream in streams where stream.sink == from && stream.ownerModule == nil {
+        let sinks = Set(tracker.state.sinks.values.filter { fromSinks.contains($0.name) }.map(\.index))
+        if !sinks.isEmpty, let streams = try? await server.sinkInputs() {
+            for stream in streams where sinks.contains(stream.sink) && stream.ownerModule == nil {
                 moves.append { try await $0.moveSinkInput(stream.index, toSink: toSink) }
             }
         }
-        if let fromSource, let toSource, let from = tracker.state.sources.values.first(where: { $0.name == fromSource })?.index,
-           let streams = try? await server.sourceOutputs() {
-            for stream in streams where stream.source == from && stream.ownerModule == nil {
+        let sources = Set(tracker.state.sources.values.filter { fromSources.contains($0.name) }.map(\.index))
+        if let toSource, !sources.isEmpty, let streams = try? await server.sourceOutputs() {
+            for stream in streams where sources.contains(stream.source) && stream.ownerModule == nil {
                 moves.append { try await $0.moveSourceOutput(stream.index, toSource: toSource) }
             }
         }

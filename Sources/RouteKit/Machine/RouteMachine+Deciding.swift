@@ -113,14 +113,21 @@ extension RouteMachine {
     mutating func confirm(_ done: PendingSwitch, now: ContinuousClock.Instant) -> [RouteAction] {
         pending = nil
         let confirmed = device(done.device.id) ?? done.device
+        let before = route
         ledger.defaultSinkConfirmed()
         var actions = report(confirmed, reason: done.reason)
         if let sink = confirmed.output?.deviceName {
-            let fromSink = done.previousSink != sink ? done.previousSink : nil
+            // Where streams that follow the route may still be: the default when the switch
+            // began, and the route before it (the server may have moved the default between).
+            func unique(_ names: [String?], except target: String?) -> [String] {
+                var seen = Set<String>()
+                return names.compactMap { $0 }.filter { $0 != target && seen.insert($0).inserted }
+            }
             let source = confirmed.input?.deviceName
-            let fromSource = source != nil && done.previousSource != source ? done.previousSource : nil
-            if fromSink != nil || fromSource != nil {
-                actions.append(.moveStrays(fromSink: fromSink, toSink: sink, fromSource: fromSource, toSource: source))
+            let fromSinks = unique([done.previousSink, before?.output?.deviceName], except: sink)
+            let fromSources = source == nil ? [] : unique([done.previousSource, before?.input?.deviceName], except: source)
+            if !fromSinks.isEmpty || !fromSources.isEmpty {
+                actions.append(.moveStrays(fromSinks: fromSinks, toSink: sink, fromSources: fromSources, toSource: source))
             }
         }
         return actions

@@ -25,7 +25,12 @@ extension RouteMachine {
         let previousSink = self.defaultSink, previousSource = self.defaultSource
         let oldRoute = route
         apply(devices: devices, defaultSink: defaultSink, defaultSource: defaultSource)
-        for id in added.sorted(by: { $0.rawValue < $1.rawValue }) { noteArrival(id) }
+        for id in added.sorted(by: { $0.rawValue < $1.rawValue }) {
+            noteArrival(id)
+            // Back again (a reconnect): whatever it failed before was the old one's failure.
+            refused.removeValue(forKey: id)
+            unconfirmed.removeValue(forKey: id)
+        }
         var actions: [RouteAction] = []
         let visible = Set(usableDevices.map(\.id))
         let visibleBefore = Set(before.values.filter { $0.availability != .unavailable }.map(\.id))
@@ -83,7 +88,12 @@ extension RouteMachine {
         // added again in one batch, as in a reconnect storm).
         let serverPickedNewcomer = current.map { newcomers.contains($0.id) } ?? false
         let routeRecreated = oldRoute.map { added.contains($0.id) } ?? false
-        if configuration.isSystemScope, defaultsMoved, !routeLost, !serverPickedNewcomer, !routeRecreated,
+        // Nor is the default leaving a device that was not the route (the server moving on
+        // from a device it had picked itself): only a default taken off the route is.
+        // And a default that moves in the same batch as a device goes is the server's reaction.
+        let echoOfAFailure = lastFailure.map { now - $0 < configuration.failureEcho } ?? false
+        let tookOurs = oldRoute?.output?.deviceName == previousSink && removed.isEmpty && !echoOfAFailure
+        if configuration.isSystemScope, defaultsMoved, !routeLost, !serverPickedNewcomer, !routeRecreated, tookOurs,
            let oldRoute, current?.id != oldRoute.id {
             // Someone else moved the default away from a route that is still there.
             ledger.defaultSinkTaken()
@@ -223,7 +233,16 @@ extension RouteMachine {
                           message: "the server kept \(defaultSink.map { "\"\($0)\"" } ?? "no sink") as the default instead of \"\(sink)\"")
         }
         unconfirmed[pending.device.id] = device(pending.device.id) ?? pending.device
-        return fail(pending.device, failure, setAside: false, now: now)
+        var actions = fail(pending.device, failure, setAside: false, now: now)
+        if configuration.isSystemScope, case .confirming = pending.stage, isStillCandidate(pending.device.id),
+           let current, current.id != pending.device.id, !isYielding {
+            // The device is there, yet another default stands: someone keeps taking it (a rival
+            // daemon whose answer crossed ours). Taking it back again would only fight.
+            overrides = overrides.filter { now - $0 < configuration.overrideWindow } + [now]
+            isYielding = true
+            actions.append(.emit(.yielded(to: current, overrides: overrides.count)))
+        }
+        return actions
     }
 
     /// The executor made a change: written in the ledger, for stop().
@@ -289,6 +308,8 @@ extension RouteMachine {
     private mutating func fail(_ device: AudioDevice, _ failure: SwitchFailure, setAside: Bool,
                                now: ContinuousClock.Instant) -> [RouteAction] {
         if setAside { refused[device.id] = self.device(device.id) ?? device }
+        // The device vanished under the switch: the server will choose again by itself.
+        if failure.code == .noSuchEntity || !isStillCandidate(device.id) { lastFailure = now }
         return [.emit(.switchFailed(device: device, reason: failure))] + decide(.fellThrough, now: now)
     }
 

@@ -27,6 +27,10 @@ struct RouteMachine: Sendable {
         var overrideLimit = 3
         /// See ``overrideLimit``.
         var overrideWindow: Duration = .seconds(10)
+        /// For how long after a failed switch a default moved by someone else is taken for the
+        /// server's reaction to it (WirePlumber choosing again once the default the machine
+        /// asked for has vanished), not for someone taking the route.
+        var failureEcho: Duration = .seconds(1)
     }
 
     /// A switch under way.
@@ -78,6 +82,8 @@ struct RouteMachine: Sendable {
     var unconfirmed: [AudioDevice.ID: AudioDevice] = [:]
     /// When someone else took the default away recently.
     var overrides: [ContinuousClock.Instant] = []
+    /// When a switch last failed.
+    var lastFailure: ContinuousClock.Instant?
     /// Cards switched to a call profile, with the profile each had before.
     var callProfiles: [String: String] = [:]
     /// The default source when call audio started.
@@ -112,8 +118,8 @@ enum RouteAction: Sendable, Equatable {
     /// (application scope).
     case route(RoutePlan)
     /// After a confirmed switch (system scope): move the streams that stayed on the old
-    /// default, a few at a time, to the new one.
-    case moveStrays(fromSink: String?, toSink: String, fromSource: String?, toSource: String?)
+    /// default, or on the old route, a few at a time, to the new one.
+    case moveStrays(fromSinks: [String], toSink: String, fromSources: [String], toSource: String?)
     /// Put a card back on the profile it had before call audio, if it still has ours.
     case restoreProfile(card: String, profile: String, ifStill: String?)
     /// Make `source` the default source again (call audio ended).

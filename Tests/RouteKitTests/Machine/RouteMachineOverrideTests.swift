@@ -127,4 +127,62 @@ struct RouteMachineOverrideTests {
         #expect(moved.routeChanges == [SeenRouteChange(speaker.id, headset.id, .changedElsewhere)])
         #expect(rig.machine.route?.id == headset.id)
     }
+
+    @Test func theServerMovingTheDefaultAsDevicesComeAndGoIsNoOverride() {
+        // The route is the speaker (no headset wanted); the server keeps picking a newcomer
+        // and moving the default again when it goes, as WirePlumber does in a reconnect storm.
+        let other = MachineDevices.bluetoothHeadset("00_1B_66_DD_EE_FF")
+        var rig = MachineRig([speaker], defaultSink: speaker.sinkName, preferences: PreferenceList([.kind(.speakerphone)]))
+        _ = rig.settle(rig.start())
+        let hdmi = MachineDevices.hdmi()
+        _ = rig.plug(hdmi)
+        for _ in 0..<(rig.machine.configuration.overrideLimit + 2) {
+            rig.advance(.milliseconds(100))
+            _ = rig.settle(rig.plug(other, defaultSink: other.sinkName))
+            rig.advance(.milliseconds(100))
+            _ = rig.settle(rig.unplug(other.id, defaultSink: hdmi.sinkName))
+        }
+        #expect(!rig.machine.isYielding, "the server's own moves are not someone taking the default")
+        // Each time the machine puts the route back on the speaker.
+        _ = rig.settle(rig.machine.decide(.refreshed, now: rig.now))
+        #expect(rig.machine.route?.id == speaker.id)
+    }
+
+    @Test func aDefaultLeavingADeviceTheServerPickedIsNoOverride() {
+        let other = MachineDevices.bluetoothHeadset("00_1B_66_DD_EE_FF")
+        let hdmi = MachineDevices.hdmi()
+        var rig = MachineRig([speaker, hdmi], defaultSink: speaker.sinkName, preferences: PreferenceList([.kind(.speakerphone)]))
+        _ = rig.settle(rig.start())
+        for _ in 0..<(rig.machine.configuration.overrideLimit + 2) {
+            rig.advance(.milliseconds(100))
+            // The server picks the newcomer; the machine's switch back is not confirmed yet
+            // when the server moves on again, to another device it prefers.
+            let picked = rig.plug(other, defaultSink: other.sinkName)
+            rig.advance(.milliseconds(100))
+            _ = rig.serverSetsDefaults(sink: hdmi.sinkName)
+            _ = rig.settle(picked)
+            _ = rig.unplug(other.id)
+        }
+        #expect(!rig.machine.isYielding, "the default leaving a device the server picked is not the route taken away")
+    }
+
+    @Test func theServerChoosingAgainAfterAFailedSwitchIsNoOverride() {
+        let other = MachineDevices.bluetoothHeadset("00_1B_66_DD_EE_FF")
+        let hdmi = MachineDevices.hdmi()
+        var rig = MachineRig([speaker, hdmi], defaultSink: speaker.sinkName,
+                             preferences: PreferenceList([.kind(.bluetooth), .kind(.speakerphone)]))
+        _ = rig.settle(rig.start())
+        for _ in 0..<(rig.machine.configuration.overrideLimit + 2) {
+            rig.advance(.seconds(1))
+            _ = rig.plug(other)
+            // The headset vanishes under the switch; the server, its configured default gone,
+            // chooses by itself a moment later.
+            _ = rig.machine.switchFailed(other.id, refusal(.defaultSink, .noSuchEntity), now: rig.now)
+            _ = rig.unplug(other.id)
+            rig.advance(.milliseconds(50))
+            _ = rig.settle(rig.serverSetsDefaults(sink: hdmi.sinkName))
+        }
+        #expect(!rig.machine.isYielding, "the server choosing again after the machine's failed switch is no rival")
+        #expect(rig.machine.route?.id == speaker.id)
+    }
 }

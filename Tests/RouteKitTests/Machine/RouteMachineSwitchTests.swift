@@ -80,8 +80,8 @@ struct RouteMachineSwitchTests {
         #expect(started.strayMoves.isEmpty)
 
         let confirmed = rig.confirm(plan)
-        #expect(confirmed.strayMoves == [.moveStrays(fromSink: speaker.sinkName, toSink: wired.sinkName,
-                                                     fromSource: speaker.input?.deviceName, toSource: wired.input?.deviceName)])
+        #expect(confirmed.strayMoves == [.moveStrays(fromSinks: [speaker.sinkName], toSink: wired.sinkName,
+                                                     fromSources: [speaker.input!.deviceName!], toSource: wired.input?.deviceName)])
         #expect(rig.machine.route?.id == wired.id)
     }
 
@@ -245,5 +245,17 @@ struct RouteMachineSwitchTests {
         #expect(late.failures.map(\.failure.step) == [.profile])
         #expect(late.routedTo == [speaker.id])
         #expect(rig.settle(late).routeChanges == [SeenRouteChange(nil, speaker.id, .fellThrough)])
+    }
+
+    @Test func aDeviceRefusedAsItWentIsTriedAgainWhenItComesBack() {
+        var rig = onSpeaker([.kind(.bluetooth), .kind(.speakerphone)])
+        let plugged = rig.plug(headset)
+        #expect(plugged.routedTo == [headset.id])
+        // The headset went between the event and the request: the server refuses it.
+        _ = rig.machine.switchFailed(headset.id, refusal(.defaultSink, .noSuchEntity), now: rig.now)
+        _ = rig.unplug(headset.id)
+        // The same headset, the same value, back again (a reconnect storm's last plug).
+        let back = rig.plug(headset)
+        #expect(back.routedTo == [headset.id], "a device that came back is not the one that failed")
     }
 }

@@ -208,9 +208,9 @@ struct ManagerStormTests {
             try await rivalClient.connect()
             let rival = AudioDeviceManager(server: rivalClient, preferences: [.kind(.speakerphone)], logger: LiveManagerRig.quietLogger)
             let rivalEvents = rival.events()
-            try await rival.start()
-            // Either may yield first; both report it as an event.
+            // Either may yield first, at once; both report it as an event.
             let mark = await rig.recorder.count
+            try await rival.start()
             let someoneYielded = await withTaskGroup(of: Bool.self) { group in
                 group.addTask {
                     for await event in rivalEvents { if case .yielded = event { return true } }
