@@ -23,6 +23,8 @@ struct EngineLoop: Sendable {
     private var tickets: [CommandTicket] = []
     /// The instants of the batch being handled, for ``SwitchTiming``.
     private var clock = BatchClock()
+    /// The streams that followed the route so far (system scope), on this connection.
+    private var followers = Followers()
     private var isConnected = true
 
     init(core: ManagerCore, queue: InputQueue<EngineInput>, server: any AudioServer, timings: TimingRecorder,
@@ -136,6 +138,7 @@ struct EngineLoop: Sendable {
     private mutating func resynchronize() async -> [RouteAction] {
         do {
             tracker = try await DeviceTracker.read(from: server)
+            followers = Followers()  // a new connection's indexes are new
             resyncDue = nil
             isConnected = true
             let tracker = self.tracker
@@ -208,8 +211,8 @@ struct EngineLoop: Sendable {
                     actions += core.machine { $0.switchFailed(plan.device.id, error, now: ContinuousClock.now) }
                 }
             case .moveStrays(let fromSinks, let toSink, let fromSources, let toSource):
-                await executor.moveStrays(fromSinks: fromSinks, toSink: toSink, fromSources: fromSources, toSource: toSource,
-                                          tracker: tracker)
+                followers = await executor.moveStrays(fromSinks: fromSinks, toSink: toSink, fromSources: fromSources,
+                                                      toSource: toSource, followers: followers, tracker: tracker)
             case .restoreProfile(let card, let profile, let selected):
                 await executor.restoreProfile(card: card, profile: profile, ifStill: selected, tracker: tracker)
             case .restoreDefaultSource(let source):

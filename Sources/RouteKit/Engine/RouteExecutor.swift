@@ -66,21 +66,38 @@ struct RouteExecutor: Sendable {
     /// (they did not follow) go to the new one, the default now, which does not pin them.
     /// Streams owned by a module (loopback, echo-cancel) and streams elsewhere (pinned there by
     /// someone) stay.
-    func moveStrays(fromSinks: [String], toSink: String, fromSources: [String], toSource: String?, tracker: DeviceTracker) async {
+    ///
+    /// `followers` are the streams moved this way before: they follow the route wherever the
+    /// server left them (a stream whose sink vanished under a quick switch is put back by
+    /// PipeWire on the sink it was last moved to). Returns the followers now.
+    func moveStrays(fromSinks: [String], toSink: String, fromSources: [String], toSource: String?,
+                    followers: Followers, tracker: DeviceTracker) async -> Followers {
         var moves: [@Sendable (any AudioServer) async throws -> Void] = []
+        var now = Followers()
         let sinks = Set(tracker.state.sinks.values.filter { fromSinks.contains($0.name) }.map(\.index))
-        if !sinks.isEmpty, let streams = try? await server.sinkInputs() {
-            for stream in streams where sinks.contains(stream.sink) && stream.ownerModule == nil {
-                moves.append { try await $0.moveSinkInput(stream.index, toSink: toSink) }
+        let target = tracker.state.sinks.values.first { $0.name == toSink }?.index
+        if !sinks.isEmpty || !followers.playback.isEmpty, let streams = try? await server.sinkInputs() {
+            for stream in streams where stream.ownerModule == nil {
+                let follows = sinks.contains(stream.sink) || followers.playback.contains(stream.index)
+                guard follows else { continue }
+                now.playback.insert(stream.index)
+                if stream.sink != target { moves.append { try await $0.moveSinkInput(stream.index, toSink: toSink) } }
             }
         }
         let sources = Set(tracker.state.sources.values.filter { fromSources.contains($0.name) }.map(\.index))
-        if let toSource, !sources.isEmpty, let streams = try? await server.sourceOutputs() {
-            for stream in streams where sources.contains(stream.source) && stream.ownerModule == nil {
-                moves.append { try await $0.moveSourceOutput(stream.index, toSource: toSource) }
+        if let toSource, !sources.isEmpty || !followers.recording.isEmpty, let streams = try? await server.sourceOutputs() {
+            let target = tracker.state.sources.values.first { $0.name == toSource }?.index
+            for stream in streams where stream.ownerModule == nil {
+                let follows = sources.contains(stream.source) || followers.recording.contains(stream.index)
+                guard follows else { continue }
+                now.recording.insert(stream.index)
+                if stream.source != target { moves.append { try await $0.moveSourceOutput(stream.index, toSource: toSource) } }
             }
+        } else {
+            now.recording = followers.recording
         }
         await run(moves)
+        return now
     }
 
     /// Application scope: every selected stream not on the route goes there (and is pinned
@@ -180,4 +197,10 @@ struct RouteExecutor: Sendable {
             return SwitchFailure(step: step, message: "\(error)")
         }
     }
+}
+
+/// The streams that followed the route in system scope (moved with it once), by index.
+struct Followers: Sendable, Equatable {
+    var playback: Set<UInt32> = []
+    var recording: Set<UInt32> = []
 }

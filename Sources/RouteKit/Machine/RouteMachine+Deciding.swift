@@ -113,24 +113,25 @@ extension RouteMachine {
     mutating func confirm(_ done: PendingSwitch, now: ContinuousClock.Instant) -> [RouteAction] {
         pending = nil
         let confirmed = device(done.device.id) ?? done.device
-        let before = route
         ledger.defaultSinkConfirmed()
-        var actions = report(confirmed, reason: done.reason)
+        // Where streams that follow the route may still be: the default when the switch began,
+        // the route before it, and the routes before that (when switches come fast, the server
+        // may still be moving a stream the last switch looked for elsewhere).
+        var strays: [RouteAction] = []
         if let sink = confirmed.output?.deviceName {
-            // Where streams that follow the route may still be: the default when the switch
-            // began, and the route before it (the server may have moved the default between).
             func unique(_ names: [String?], except target: String?) -> [String] {
                 var seen = Set<String>()
                 return names.compactMap { $0 }.filter { $0 != target && seen.insert($0).inserted }
             }
             let source = confirmed.input?.deviceName
-            let fromSinks = unique([done.previousSink, before?.output?.deviceName], except: sink)
-            let fromSources = source == nil ? [] : unique([done.previousSource, before?.input?.deviceName], except: source)
+            let fromSinks = unique([done.previousSink, route?.output?.deviceName] + recentSinks.reversed(), except: sink)
+            let fromSources = source == nil ? []
+                : unique([done.previousSource, route?.input?.deviceName] + recentSources.reversed(), except: source)
             if !fromSinks.isEmpty || !fromSources.isEmpty {
-                actions.append(.moveStrays(fromSinks: fromSinks, toSink: sink, fromSources: fromSources, toSource: source))
+                strays.append(.moveStrays(fromSinks: fromSinks, toSink: sink, fromSources: fromSources, toSource: source))
             }
         }
-        return actions
+        return report(confirmed, reason: done.reason) + strays
     }
 
     /// Records the route, and announces it when it is another device, or the same device with
@@ -138,6 +139,7 @@ extension RouteMachine {
     mutating func report(_ device: AudioDevice?, reason: RouteChangeReason) -> [RouteAction] {
         let before = route
         route = device
+        if let sink = device?.output?.deviceName { remember(sink: sink, source: device?.input?.deviceName) }
         if before?.id != device?.id {
             return [.emit(.routeChanged(from: before, to: device, reason: reason))]
         }
@@ -164,5 +166,16 @@ extension RouteMachine {
         default:
             return reason
         }
+    }
+
+    /// Notes the route's sink and source among the recent ones.
+    private mutating func remember(sink: String, source: String?) {
+        recentSinks.removeAll { $0 == sink }
+        recentSinks.append(sink)
+        if recentSinks.count > Self.recentRoutes { recentSinks.removeFirst() }
+        guard let source else { return }
+        recentSources.removeAll { $0 == source }
+        recentSources.append(source)
+        if recentSources.count > Self.recentRoutes { recentSources.removeFirst() }
     }
 }

@@ -277,6 +277,8 @@ extension RouteMachine {
         refused.removeAll()
         unconfirmed.removeAll()
         overrides.removeAll()
+        recentSinks.removeAll()
+        recentSources.removeAll()
         ledger = RestorationLedger()
         return actions
     }

@@ -84,6 +84,13 @@ struct RouteMachine: Sendable {
     var overrides: [ContinuousClock.Instant] = []
     /// When a switch last failed.
     var lastFailure: ContinuousClock.Instant?
+    /// The sinks and sources the route was on lately, newest last: a stream that followed the
+    /// route may still be on one of them when switches come fast (a reconnect storm), the
+    /// server having moved it there after the machine last looked.
+    var recentSinks: [String] = []
+    var recentSources: [String] = []
+    /// How many of them are kept.
+    static let recentRoutes = 4
     /// Cards switched to a call profile, with the profile each had before.
     var callProfiles: [String: String] = [:]
     /// The default source when call audio started.

@@ -258,4 +258,20 @@ struct RouteMachineSwitchTests {
         let back = rig.plug(headset)
         #expect(back.routedTo == [headset.id], "a device that came back is not the one that failed")
     }
+
+    @Test func strayMovesLookOnTheRecentRoutesToo() {
+        // Switches in quick succession (speaker, then the wired headset, then the Bluetooth
+        // one): a stream the server moved late may still sit on a route before the last.
+        var rig = onSpeaker([.kind(.bluetooth), .kind(.wiredHeadset), .kind(.speakerphone)])
+        _ = rig.settle(rig.plug(wired))
+        #expect(rig.machine.route?.id == wired.id)
+        let toHeadset = rig.settle(rig.plug(headset))
+        #expect(rig.machine.route?.id == headset.id)
+        let fromSinks = toHeadset.strayMoves.compactMap { action -> [String]? in
+            if case .moveStrays(let sinks, _, _, _) = action { sinks } else { nil }
+        }.flatMap { $0 }
+        #expect(fromSinks.first == wired.sinkName, "the last route first: \(fromSinks)")
+        #expect(fromSinks.contains(speaker.sinkName), "and the one before: \(fromSinks)")
+        #expect(!fromSinks.contains(headset.sinkName))
+    }
 }
