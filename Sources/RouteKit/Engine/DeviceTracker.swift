@@ -43,24 +43,19 @@ struct DeviceTracker: Sendable {
 
     /// Applies `events` (of ``facilities``; others are ignored), in order per object.
     mutating func apply(_ events: [SubscriptionEvent], from server: any AudioServer) async throws -> Change {
-        var last: [Key: SubscriptionEvent.Kind] = [:]
-        var order: [Key] = []
-        for event in events where Self.facilities.contains(event.facility) {
-            let key = Key(facility: event.facility, index: event.facility == .server ? 0 : event.index)
-            if last.updateValue(event.kind, forKey: key) == nil { order.append(key) }
-        }
-        if last[Key(facility: .server, index: 0)] != nil {
+        var latest = events.filter { Self.facilities.contains($0.facility) }.latestPerObject()
+            .map { (key: Key(facility: $0.facility, index: $0.facility == .server ? 0 : $0.index), kind: $0.kind) }
+        if latest.contains(where: { $0.key.facility == .server }) {
             // The server announces a default it moved before the device it removes: the old
             // defaults are looked up in the same round, so that a removal is seen with it.
-            for key in [defaultSinkKey, defaultSourceKey].compactMap({ $0 }) where last[key] == nil {
-                last[key] = .change
-                order.append(key)
+            for key in [defaultSinkKey, defaultSourceKey].compactMap({ $0 }) where !latest.contains(where: { $0.key == key }) {
+                latest.append((key, .change))
             }
         }
         var change = Change()
         var lookups: [Key] = []
-        for key in order {
-            if last[key] == .remove {
+        for (key, kind) in latest {
+            if kind == .remove {
                 change.merge(remove(key))
             } else {
                 lookups.append(key)

@@ -65,9 +65,6 @@ final class OneShotSignal: Sendable {
 
     init() {}
 
-    /// Whether it has fired.
-    var hasFired: Bool { state.withLock { $0.fired } }
-
     /// Fires; idempotent.
     func fire() {
         let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in

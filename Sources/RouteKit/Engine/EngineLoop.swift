@@ -231,19 +231,15 @@ struct EngineLoop: Sendable {
 
     private func record(_ changes: [RecordedChange]) {
         guard !changes.isEmpty else { return }
-        _ = core.machine { machine in
-            for change in changes { machine.record(change) }
-            return []
+        core.withShared { shared in
+            for change in changes { shared.machine.record(change) }
         }
     }
 
     /// Application scope: selected streams that start or move go to the route; streams that
     /// end leave the ledger.
     private mutating func followStreams(_ events: [SubscriptionEvent]) async {
-        var latest: [SubscriptionEvent] = []
-        var seen = Set<String>()
-        for event in events.reversed() where seen.insert("\(event.facility)#\(event.index)").inserted { latest.append(event) }
-        for event in latest.reversed() {
+        for event in events.latestPerObject() {
             if event.kind == .remove {
                 // pipewire-pulse announces a stream it relinks as removed and new again: the
                 // ledger forgets a stream it holds only once the server no longer has it.

@@ -102,13 +102,18 @@ public final class AudioDeviceManager: Sendable {
     /// the manager is not running.
     public var allDevices: [AudioDevice] {
         get async throws {
-            if let devices = core.withShared({ $0.inputs == nil ? nil : $0.machine.devices }) { return devices }
+            if let devices = devicesWhileRunning { return devices }
             return try await DeviceTracker.read(from: server).devices
         }
     }
 
     /// Where the time of the last event-driven switches went, hop by hop (for benchmarks).
     package var switchTimings: [SwitchTiming] { timings.all }
+
+    /// The devices as the running loop follows them; nil when the manager does not run.
+    private var devicesWhileRunning: [AudioDevice]? {
+        core.withShared { $0.inputs == nil ? nil : $0.machine.devices }
+    }
 
     /// The manager's events: first its ``AudioRouteEvent/state(_:)``, then every change, until
     /// ``stop()``. A subscriber that falls more than 1 024 events behind loses the oldest.
@@ -147,7 +152,7 @@ public final class AudioDeviceManager: Sendable {
     public func select(_ device: AudioDevice.ID?) async throws(SelectionError) {
         if let device {
             let found: AudioDevice?
-            if let devices = core.withShared({ $0.inputs == nil ? nil : $0.machine.devices }) {
+            if let devices = devicesWhileRunning {
                 found = devices.first { $0.id == device }
             } else {
                 found = try? await allDevices.first { $0.id == device }
