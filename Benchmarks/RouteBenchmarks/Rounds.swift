@@ -126,6 +126,9 @@ enum Rounds {
             }
             var timedOut = seen == nil
             if seen != nil, switcher.reportsSwitches { _ = await bench.awaitReport(name, within: timeLimit) }
+            if let seen, let routeKit = switcher as? RouteKitSwitcher {
+                routeKit.noteTimeline(.appear, issued: plugged.issued, answered: plugged.answered, seen: seen)
+            }
             try await bench.fence()
 
             bench.clearReports()
@@ -136,6 +139,8 @@ enum Rounds {
             serverChoices += choices
             if switcher.fallsBack, seen != nil {
                 if let back {
+                    (switcher as? RouteKitSwitcher)?.noteTimeline(.fallback, issued: unplugged.issued,
+                                                                   answered: unplugged.answered, seen: back)
                     results[fallbackKey].samples.append(back - unplugged.issued)
                     results[fallbackKey].fromAnswer.append(back - unplugged.answered)
                 } else {
