@@ -218,6 +218,32 @@ enum Rounds {
         return LatencySummary(samples)
     }
 
+    /// The floor under any switcher outside the server: with none running, the observer
+    /// looks up each new headset the moment its `new` event arrives, as a switcher must before
+    /// it can choose it, and this times that lookup. The server answers late while it
+    /// finishes the plug, so this is more than the round trip at rest.
+    static func lookupAtPlug(_ bench: Bench, count: Int = 60) async throws -> LatencySummary {
+        var samples: [Duration] = []
+        for _ in 0..<count {
+            let name = bench.nextHeadsetName()
+            let (module, _) = try await bench.plugHeadset(name)
+            let deadline = ContinuousClock.now + timeLimit
+            while let signal = await bench.signals.next(before: deadline) {
+                guard case .server(.subscription(let event)) = signal, event.facility == .sink, event.kind == .new else { continue }
+                let start = ContinuousClock.now
+                if try await bench.observer.sink(at: event.index)?.name == name {
+                    samples.append(.now - start)
+                    break
+                }
+            }
+            try await bench.fence()
+            _ = try await bench.unplug(module)
+            try await bench.settleOnSpeaker()
+            try await bench.fence()
+        }
+        return LatencySummary(samples)
+    }
+
     /// What listing `count` streams costs the observer at rest (once per stream round).
     static func listingTime(_ bench: Bench, count: Int = 20) async throws -> LatencySummary {
         var samples: [Duration] = []

@@ -128,6 +128,8 @@ enum RouteBenchmarks {
         report("with no switcher, once the headset goes the server itself picks: \(choice ?? "no sink")"
                + (choice == Bench.speaker ? " (the fallback: scenario 2 proves nothing here)" : " (not the fallback)"))
         report("observer round trip at rest (server info): \(try await Rounds.observerRoundTrip(bench))")
+        report("observer's lookup of a new headset asked at its event, no switcher running (the floor for any "
+               + "switcher outside the server): \(try await Rounds.lookupAtPlug(bench))")
 
         if !DaemonSwitcher.isBuilt {
             report("RouteKit daemon skipped: \(DaemonSwitcher.executable) is not built (swift build -c release --product routectl)")
