@@ -244,6 +244,26 @@ enum Rounds {
         return LatencySummary(samples)
     }
 
+    /// The other floor: with no switcher running, the driver itself makes a plugged headset
+    /// the default, as a switcher's request would, and this times it until the observer reads
+    /// it. On PipeWire this is WirePlumber's reaction to a configured default.
+    static func setDefaultAtRest(_ bench: Bench, count: Int = 60) async throws -> LatencySummary {
+        var samples: [Duration] = []
+        for _ in 0..<count {
+            let name = bench.nextHeadsetName()
+            let (module, _) = try await bench.plugHeadset(name)
+            try await bench.fence()
+            let start = ContinuousClock.now
+            try await bench.driver.setDefaultSink(name)
+            if let seen = try await bench.awaitDefaultSink(name, within: timeLimit) { samples.append(seen - start) }
+            try await bench.fence()
+            _ = try await bench.unplug(module)
+            try await bench.settleOnSpeaker()
+            try await bench.fence()
+        }
+        return LatencySummary(samples)
+    }
+
     /// What listing `count` streams costs the observer at rest (once per stream round).
     static func listingTime(_ bench: Bench, count: Int = 20) async throws -> LatencySummary {
         var samples: [Duration] = []

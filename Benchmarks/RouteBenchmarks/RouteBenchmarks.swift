@@ -130,6 +130,8 @@ enum RouteBenchmarks {
         report("observer round trip at rest (server info): \(try await Rounds.observerRoundTrip(bench))")
         report("observer's lookup of a new headset asked at its event, no switcher running (the floor for any "
                + "switcher outside the server): \(try await Rounds.lookupAtPlug(bench))")
+        report("the driver's own set-default-sink → the observer reads it, no switcher running (the server's part "
+               + "of any switch): \(try await Rounds.setDefaultAtRest(bench))")
 
         if !DaemonSwitcher.isBuilt {
             report("RouteKit daemon skipped: \(DaemonSwitcher.executable) is not built (swift build -c release --product routectl)")
