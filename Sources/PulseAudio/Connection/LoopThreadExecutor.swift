@@ -62,7 +62,7 @@ public final class LoopThreadExecutor: TaskExecutor, @unchecked Sendable {
 
     /// The wake was read (loop thread, lock held): runs what is queued. Jobs queued while
     /// these run wake the loop again and run on its next turn, after the callbacks due.
-    fileprivate func runQueuedJobs() {
+    func runQueuedJobs() {
         var value: eventfd_t = 0
         _ = eventfd_read(wakeDescriptor, &value)
         let jobs = queue.withLock { queue -> [UnownedJob] in
@@ -88,12 +88,4 @@ public final class LoopThreadExecutor: TaskExecutor, @unchecked Sendable {
         }
         for job in leftovers { globalConcurrentExecutor.enqueue(ExecutorJob(job)) }
     }
-}
-
-/// libpulse's main loop saw the executor's wake descriptor readable (loop thread, lock held).
-private func loopExecutorWakeCallback(_ api: UnsafeMutablePointer<pa_mainloop_api>?, _ event: OpaquePointer?,
-                                      _ descriptor: Int32, _ flags: pa_io_event_flags_t,
-                                      _ userdata: UnsafeMutableRawPointer?) {
-    guard let userdata else { return }
-    Unmanaged<LoopThreadExecutor>.fromOpaque(userdata).takeUnretainedValue().runQueuedJobs()
 }
