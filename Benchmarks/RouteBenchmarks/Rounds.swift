@@ -223,39 +223,38 @@ enum Rounds {
     /// it can choose it, and this times that lookup. The server answers late while it
     /// finishes the plug, so this is more than the round trip at rest.
     static func lookupAtPlug(_ bench: Bench, count: Int = 60) async throws -> LatencySummary {
-        var samples: [Duration] = []
-        for _ in 0..<count {
-            let name = bench.nextHeadsetName()
-            let (module, _) = try await bench.plugHeadset(name)
+        try await withHeadsetPlugged(bench, count: count) { name in
             let deadline = ContinuousClock.now + timeLimit
             while let signal = await bench.signals.next(before: deadline) {
                 guard case .server(.subscription(let event)) = signal, event.facility == .sink, event.kind == .new else { continue }
                 let start = ContinuousClock.now
-                if try await bench.observer.sink(at: event.index)?.name == name {
-                    samples.append(.now - start)
-                    break
-                }
+                if try await bench.observer.sink(at: event.index)?.name == name { return .now - start }
             }
-            try await bench.fence()
-            _ = try await bench.unplug(module)
-            try await bench.settleOnSpeaker()
-            try await bench.fence()
+            return nil
         }
-        return LatencySummary(samples)
     }
 
     /// The other floor: with no switcher running, the driver itself makes a plugged headset
     /// the default, as a switcher's request would, and this times it until the observer reads
     /// it. On PipeWire this is WirePlumber's reaction to a configured default.
     static func setDefaultAtRest(_ bench: Bench, count: Int = 60) async throws -> LatencySummary {
+        try await withHeadsetPlugged(bench, count: count) { name in
+            try await bench.fence()
+            let start = ContinuousClock.now
+            try await bench.driver.setDefaultSink(name)
+            return try await bench.awaitDefaultSink(name, within: timeLimit).map { $0 - start }
+        }
+    }
+
+    /// `count` times: plugs a new headset, times `body` on it (nil: no sample), then unplugs
+    /// it and puts the speaker back, fenced on both sides.
+    private static func withHeadsetPlugged(_ bench: Bench, count: Int,
+                                           _ body: (String) async throws -> Duration?) async throws -> LatencySummary {
         var samples: [Duration] = []
         for _ in 0..<count {
             let name = bench.nextHeadsetName()
             let (module, _) = try await bench.plugHeadset(name)
-            try await bench.fence()
-            let start = ContinuousClock.now
-            try await bench.driver.setDefaultSink(name)
-            if let seen = try await bench.awaitDefaultSink(name, within: timeLimit) { samples.append(seen - start) }
+            if let sample = try await body(name) { samples.append(sample) }
             try await bench.fence()
             _ = try await bench.unplug(module)
             try await bench.settleOnSpeaker()
