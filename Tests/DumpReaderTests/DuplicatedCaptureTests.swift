@@ -42,6 +42,45 @@ struct DuplicatedCaptureTests {
         #expect(ports.isSuperset(of: ["[Out] Speaker", "[Out] Headphones", "analog-output-speaker", "analog-output-headphones"]))
     }
 
+    @Test("deduplicated() keeps a sink on its card when the captures number the card differently")
+    func renumberedCard() throws {
+        let text = """
+            Card #0
+            \tName: alsa_card.usb-headset
+            \tDriver: module-alsa-card.c
+            \tProperties:
+            \t\tdevice.bus = "usb"
+            \tProfiles:
+            \t\toutput:analog-stereo: Analog Stereo Output (sinks: 1, sources: 0, priority: 6500, available: yes)
+            \tActive Profile: output:analog-stereo
+            \tPorts:
+            \t\tanalog-output: Analog Output (priority: 9900, availability unknown)
+            \t\t\tPart of profile(s): output:analog-stereo
+            Sink #0
+            \tName: alsa_output.usb-headset.analog-stereo
+            \tDriver: module-alsa-card.c
+            \tCard: 0
+            \tPorts:
+            \t\tanalog-output: Analog Output (priority: 9900, availability unknown)
+            \tActive Port: analog-output
+            Card #4
+            \tName: alsa_card.usb-headset
+            \tDriver: module-alsa-card.c
+            \tProperties:
+            \t\tdevice.bus = "usb"
+            \tProfiles:
+            \t\toutput:analog-stereo: Analog Stereo Output (sinks: 1, sources: 0, priority: 6500, available: yes)
+            \tActive Profile: output:analog-stereo
+            \tPorts:
+            \t\tanalog-output: Analog Output (priority: 9900, availability unknown)
+            \t\t\tPart of profile(s): output:analog-stereo
+            """
+        // The first capture lists the card and its sink, the second the card alone, renumbered.
+        let dump = try ServerDump.parse(text).deduplicated()
+        #expect(dump.cards.map(\.index) == [4])
+        #expect(dump.sinks.map(\.card) == [4])
+    }
+
     @Test("corpus files that paste one machine twice list each device once", arguments: ["05_", "59_"])
     func corpusCaptures(prefix: String) throws {
         let name = try #require(CorpusFile.names().first { $0.hasPrefix(prefix) })
