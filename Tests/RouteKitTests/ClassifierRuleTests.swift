@@ -114,6 +114,9 @@ struct ClassifierRuleTests {
                 == .speakerphone)
         #expect(kind(["device.bus": "usb", "device.form_factor": "internal"], port: "analog-output-speaker") == .speakerphone)
         #expect(kind(laptop, port: "analog-output-speaker", type: .speaker) == .speakerphone)
+        // A form factor that is neither a person's nor a room speaker's decides by itself.
+        #expect(kind(["device.bus": "usb", "device.form_factor": "tv"], port: "analog-output-speaker", type: .speaker)
+                == .external)
     }
 
     @Test("a USB microphone that says nothing of its form is a headset's, unless its card has no output at all")

@@ -55,7 +55,7 @@ public enum DeviceClassifier {
 
     private static func kindFromPortType(_ facts: Facts) -> AudioDeviceKind? {
         switch facts.evidence.portType {
-        case .speaker: facts.isUSBWithoutRoomSpeakerForm ? .wiredHeadset : .speakerphone
+        case .speaker: facts.speakerPortKind
         case .headphones, .headset: .wiredHeadset
         case .handset, .earpiece, .phone: .earpiece
         case .hdmi, .spdif, .tv, .video, .line: .external
@@ -100,8 +100,8 @@ public enum DeviceClassifier {
 
     private static func kindFromRoleName(_ facts: Facts) -> AudioDeviceKind? {
         let names = facts.connectorNames
-        if names.contains(where: { $0.containsAny("speaker") }) {
-            return facts.isUSBWithoutRoomSpeakerForm ? .wiredHeadset : .speakerphone
+        if names.contains(where: { $0.containsAny("speaker") }), let kind = facts.speakerPortKind {
+            return kind
         }
         if facts.evidence.direction == .input,
            names.contains(where: { $0.containsAny("mic", "microphone") }) {
@@ -247,9 +247,19 @@ private struct Facts {
             || (properties.isEmpty && evidence.portName == nil)
     }
 
-    /// A USB device whose form factor does not say it is a loudspeaker for the room (USB Audio
-    /// Class devices call their output path "speaker" whatever they are).
-    var isUSBWithoutRoomSpeakerForm: Bool { bus == "usb" && formFactor != "speaker" && formFactor != "internal" }
+    /// What a port called or typed "speaker" is: a loudspeaker for the room, except on USB,
+    /// where USB Audio Class devices call their output path "speaker" whatever they are: there
+    /// it is one only when the form factor says so, and where headphones plug in when the form
+    /// factor is absent or something a person wears; nil when the form factor decides
+    /// (`tv`, `hifi`, `car`...).
+    var speakerPortKind: AudioDeviceKind? {
+        guard bus == "usb" else { return .speakerphone }
+        switch formFactor {
+        case "speaker", "internal": return .speakerphone
+        case nil, "headset", "headphone", "hands-free", "microphone": return .wiredHeadset
+        default: return nil
+        }
+    }
 
     /// Whether the port's own names say what it does (`speaker`, `mic`) without naming a connector.
     var connectorNamesARole: Bool {
