@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "DumpReader", targets: ["DumpReader"]),
         .library(name: "RouteKitTesting", targets: ["RouteKitTesting"]),
         .library(name: "SoundServerSandbox", targets: ["SoundServerSandbox"]),
+        .library(name: "DBus", targets: ["DBus"]),
         .executable(name: "routectl", targets: ["routectl"]),
         .executable(name: "routekit-sandbox", targets: ["routekit-sandbox"]),
     ],
@@ -49,6 +50,22 @@ let package = Package(
                 "PulseAudio",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        // sd-bus from libsystemd, as a system library: headers in /usr/include/systemd, and a
+        // shim that applies sd-bus's vtable macros in C (no pkgConfig, as for libpulse).
+        .systemLibrary(
+            name: "CSystemdBus",
+            providers: [.apt(["libsystemd-dev"])]
+        ),
+        // The only Swift module that imports sd-bus: one thread per connection, every C
+        // callback, Sendable values in and out.
+        .target(
+            name: "DBus",
+            dependencies: [
+                "CSystemdBus",
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
         ),
@@ -180,6 +197,12 @@ let package = Package(
         .testTarget(
             name: "SoundServerSandboxTests",
             dependencies: ["SoundServerSandbox"],
+            swiftSettings: strictSettings
+        ),
+        // The sd-bus wrapper against a private dbus-daemon: values, objects, signals, names, loss.
+        .testTarget(
+            name: "DBusTests",
+            dependencies: ["DBus", "TestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
