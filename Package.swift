@@ -69,6 +69,17 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // The daemon's D-Bus API: io.github.routekit.RouteKit1 and callaudiod's interface, over
+        // DBus, driving an AudioDeviceManager. Deciding is pure; EngineDriver performs.
+        .target(
+            name: "RouteKitDBus",
+            dependencies: [
+                "DBus", "PulseAudio", "RouteKit",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strictSettings
+        ),
         // Reads pasted `pactl`/`pacmd`/PipeWire dumps from bug reports into PulseAudio's values.
         .target(
             name: "DumpReader",
@@ -90,9 +101,11 @@ let package = Package(
         .target(
             name: "RouteCtlCommands",
             dependencies: [
+                "DBus",
                 "DumpReader",
                 "PulseAudio",
                 "RouteKit",
+                "RouteKitDBus",
                 "SoundServerSandbox",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -203,6 +216,12 @@ let package = Package(
         .testTarget(
             name: "DBusTests",
             dependencies: ["DBus", "TestSupport"],
+            swiftSettings: strictSettings
+        ),
+        // The D-Bus API's decisions, without a bus or a server.
+        .testTarget(
+            name: "RouteKitDBusTests",
+            dependencies: ["RouteKitDBus", "DBus", "RouteKit", "PulseAudio"],
             swiftSettings: strictSettings
         ),
         .testTarget(
