@@ -54,6 +54,9 @@ struct DaemonCommand: AsyncParsableCommand {
         valueName: "kind|id"))
     var prefer: [String] = []
 
+    /// The D-Bus API (`--no-dbus`, `--callaudio`).
+    @OptionGroup(title: "D-Bus") var bus: DaemonBusOptions
+
     /// How much of RouteKit's own log goes to standard error.
     @Option(name: .customLong("log-level"), help: ArgumentHelp(
         "How much of RouteKit's own log to write on standard error, beside the event lines.",
@@ -87,9 +90,14 @@ struct DaemonCommand: AsyncParsableCommand {
             let manager = AudioDeviceManager(
                 server: client, scope: .system, preferences: preferences,
                 configuredDefaults: ConfiguredDefaultsSource.reader(server: server.server), logger: logger)
-            let service = RoutingService(manager: manager, serverDescription: serverDescription,
+            let api = try await bus.service(manager: manager, client: client, logger: logger)
+            var routing = RoutingService(manager: manager, serverDescription: serverDescription,
                                          write: printToStandardError)
-            var group = ServiceGroupConfiguration(services: [service], gracefulShutdownSignals: [.sigterm, .sigint],
+            routing.announcements = api.map { [$0.announcement] } ?? []
+            // Shut down in reverse order: routing first (it restores), then the API, which
+            // reports the route routing left behind.
+            let services: [any Service] = (api.map { [$0.service] } ?? []) + [routing]
+            var group = ServiceGroupConfiguration(services: services, gracefulShutdownSignals: [.sigterm, .sigint],
                                                   logger: logger)
             // A stop that hangs (a frozen server) is cancelled rather than waited for forever.
             group.maximumGracefulShutdownDuration = .seconds(15)
