@@ -226,7 +226,7 @@ let package = Package(
         ),
         .testTarget(
             name: "RouteCtlTests",
-            dependencies: ["RouteCtlCommands", "PulseAudio", "SoundServerSandbox", "TestSupport"],
+            dependencies: ["RouteCtlCommands", "DBus", "PulseAudio", "SoundServerSandbox", "TestSupport"],
             swiftSettings: strictSettings
         ),
     ]

@@ -9,8 +9,7 @@ import RouteKitDBus
 struct DaemonBusOptions: ParsableArguments {
     /// Whether to serve RouteKit's D-Bus API (`--dbus`, the default, or `--no-dbus`).
     @Flag(inversion: .prefixedNo, help: ArgumentHelp(
-        "Serve the D-Bus API, io.github.routekit.RouteKit1, on the session bus (DBUS_SESSION_BUS_ADDRESS).",
-        discussion: "On by default."))
+        "Serve the D-Bus API, io.github.routekit.RouteKit1, on the session bus (DBUS_SESSION_BUS_ADDRESS)."))
     var dbus = true
 
     /// Whether to answer for callaudiod too (`--callaudio`).

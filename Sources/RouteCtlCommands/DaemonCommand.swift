@@ -40,9 +40,23 @@ struct DaemonCommand: AsyncParsableCommand {
             --log-level info adds RouteKit's own log. Configs/routekit.service runs it as a \
             systemd user service.
 
+            It serves its D-Bus API, io.github.routekit.RouteKit1, on the session bus, so \
+            that a softphone in any language drives it: Use a device or kind, StartCall, \
+            EnableSpeaker, MuteMic and more, properties for the route and signals for its \
+            changes (Docs/DBus.md). 'busctl --user introspect' shows it all; for example:
+
+              busctl --user get-property io.github.routekit.RouteKit1 \\
+                /io/github/routekit/RouteKit1 io.github.routekit.RouteKit1 Route
+
+            With --callaudio it also answers for callaudiod (org.mobian_project.CallAudio), \
+            so that GNOME Calls, Chatty and callaudiocli drive it unmodified. When the session \
+            bus goes away, routing goes on, and the API comes back with the bus. --no-dbus \
+            leaves the bus alone.
+
             Exit status: 0 after a clean stop, 64 for a usage error (such as --prefer \
             virtual), 69 when no sound server can be reached, 70 when the server fails a \
-            request while starting.
+            request while starting, 75 when another process owns one of its bus names \
+            (another routectl daemon, or callaudiod with --callaudio).
             """)
 
     /// The server to route (`--server`).

@@ -136,6 +136,12 @@ extension BusValue {
         return elements.compactMap(\.stringValue)
     }
 
+    /// The elements an array holds; nil for other types.
+    public var arrayValue: [BusValue]? {
+        if case .array(_, let elements) = self { return elements }
+        return nil
+    }
+
     /// The value inside a `v`, or the value itself.
     public var unwrappingVariant: BusValue {
         if case .variant(let inner) = self { return inner.unwrappingVariant }
