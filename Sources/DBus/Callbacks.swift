@@ -15,6 +15,15 @@ func busThreadMain(_ userdata: UnsafeMutableRawPointer?) -> UnsafeMutableRawPoin
     return nil
 }
 
+/// A `SocketWatch` wait's thread: `userdata` is its `SocketWatchThread`, retained for the thread.
+func socketWatchThreadMain(_ userdata: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
+    guard let userdata else { return nil }
+    let watch = Unmanaged<SocketWatchThread>.fromOpaque(userdata).takeRetainedValue()
+    routekit_name_thread("routekit-wait")
+    watch.run()
+    return nil
+}
+
 /// The answer to an outgoing call (or the error sd-bus makes up on a timeout or a lost
 /// connection). `userdata` is its `PendingCall`, still retained for the slot.
 func callReplyReceived(_ message: OpaquePointer?, _ userdata: UnsafeMutableRawPointer?,

@@ -14,9 +14,10 @@ import ServiceLifecycle
 /// ```
 ///
 /// It survives the bus going away: routing goes on, a line says so, and it connects again
-/// when the bus is back (trying after 0.1 s, doubling up to ``Configuration/maximumRetryDelay``
-/// between attempts; nothing runs while the bus is there and idle). On graceful shutdown it
-/// closes the connection, which releases the names.
+/// when the bus is back. While the bus's socket file is gone it waits for it with inotify
+/// (no wake-ups); a socket that is there but refuses, or an abstract one, is tried again after
+/// 0.1 s, doubling up to ``Configuration/maximumRetryDelay``. Nothing runs while the bus is
+/// there and idle. On graceful shutdown it closes the connection, which releases the names.
 public struct RouteKitBusService: Service {
     /// What to serve, and where.
     public struct Configuration: Sendable {
@@ -86,8 +87,7 @@ public struct RouteKitBusService: Service {
                     delay = .milliseconds(100)
                 } catch {
                     logger.debug("the bus is not back yet", metadata: ["reason": "\(error)"])
-                    do { try await Task.sleep(for: delay) } catch { return }
-                    delay = min(delay * 2, configuration.maximumRetryDelay)
+                    do { delay = try await waitForTheBus(after: delay) } catch { return }
                 }
                 continue
             }
@@ -96,5 +96,17 @@ public struct RouteKitBusService: Service {
             await held.take()?.close()
             report("dbus: lost the session bus (\(error.message)); routing goes on, and the API comes back with the bus")
         }
+    }
+
+    /// Waits before the next attempt to reach the bus, and returns the wait after that. A bus
+    /// on a socket file whose file is gone is waited for with inotify, which costs nothing
+    /// until the file is back; otherwise (a file that refuses, an abstract socket) it sleeps
+    /// `delay`, doubling up to ``Configuration/maximumRetryDelay``. Throws when cancelled.
+    private func waitForTheBus(after delay: Duration) async throws -> Duration {
+        if let socket = configuration.address.socketPath, try await SocketWatch.waitUntilPresent(socket) == .appeared {
+            return .milliseconds(100)
+        }
+        try await Task.sleep(for: delay)
+        return min(delay * 2, configuration.maximumRetryDelay)
     }
 }
