@@ -11,9 +11,15 @@ enum RouteKitCallHandler {
             let request = try RouteKitRequest.decode(member: call.member, arguments: call.arguments, devices: devices)
             switch request {
             case .listDevices:
+                publisher.publish(state)
                 call.reply([DeviceRecord.list(devices)])
             case .status:
-                call.reply([RouteKitProperties.statusRecord(state, microphoneMuted: await driver.microphone.isMuted())])
+                // The properties too: the engine announces no event when it starts with nothing
+                // to route, so until a change they may still show the state from before its run.
+                let muted = await driver.microphone.isMuted()
+                publisher.publish(state)
+                publisher.publish(microphoneMuted: muted)
+                call.reply([RouteKitProperties.statusRecord(state, microphoneMuted: muted)])
             default:
                 let operation = try request.operation(devices: devices, state: state)
                 try await driver.perform(operation)
