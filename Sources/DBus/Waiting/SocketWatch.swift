@@ -34,11 +34,9 @@ public enum SocketWatch {
     }
 }
 
-/// One wait: the inotify and eventfd descriptors, and the continuation the thread resumes.
-///
-/// `@unchecked Sendable`: the descriptors and paths are set in `init` and never change; the
-/// continuation is behind its mutex.
-final class SocketWatchThread: @unchecked Sendable {
+/// One wait: the inotify and eventfd descriptors, and the continuation the thread resumes
+/// (behind its mutex).
+final class SocketWatchThread: Sendable {
     let path: String
     let inotify: Int32
     let wake: Int32
