@@ -173,6 +173,13 @@ let package = Package(
             path: "Benchmarks/PulseSoak",
             swiftSettings: strictSettings
         ),
+        // The DBus module under load, for scripts/leak-check: calls, signals, objects, loss.
+        .executableTarget(
+            name: "dbus-soak",
+            dependencies: ["DBus", "TestSupport"],
+            path: "Benchmarks/DBusSoak",
+            swiftSettings: strictSettings
+        ),
         // What the test targets share: waiting on events without sleeping, pacat streams.
         .target(
             name: "TestSupport",

@@ -82,7 +82,8 @@ struct DaemonCommand: AsyncParsableCommand {
         _ = try PreferenceArguments.parse(prefer)
     }
 
-    /// Connects, then runs ``RoutingService`` in a service group until SIGTERM or SIGINT.
+    /// Connects, takes the D-Bus names, then runs ``RoutingService`` and the D-Bus API
+    /// (`RouteKitBusService`) in a service group until SIGTERM or SIGINT.
     func run() async throws {
         // Standard error may be a pipe whose reader goes away (`routectl daemon 2>&1 | head -1`):
         // SIGPIPE would kill the daemon before it puts anything back. Failed writes are dropped
