@@ -82,7 +82,7 @@ public final class BusSession: Sendable {
     /// Answers calls and keeps properties and signals current until the connection ends
     /// (its outcome) or the task is cancelled (nil).
     func serve(_ driver: EngineDriver, logger: Logger) async -> BusDisconnection? {
-        let publisher = StatePublisher(routeKit: routeKit, callAudio: callAudio)
+        let publisher = StatePublisher(routeKit: routeKit, callAudio: callAudio, manager: driver.manager)
         return await withTaskGroup(of: Void.self) { group in
             if let routeKit {
                 group.addTask {
@@ -102,7 +102,7 @@ public final class BusSession: Sendable {
                     }
                 }
             }
-            group.addTask { await publisher.followEngine(driver.manager) }
+            group.addTask { await publisher.followEngine() }
             group.addTask { await publisher.followMicrophone(driver.microphone) }
             let outcome = await connection.disconnection()
             group.cancelAll()

@@ -11,19 +11,19 @@ enum RouteKitCallHandler {
             let request = try RouteKitRequest.decode(member: call.member, arguments: call.arguments, devices: devices)
             switch request {
             case .listDevices:
-                publisher.publish(state)
+                publisher.publishState()
                 call.reply([DeviceRecord.list(devices)])
             case .status:
                 // The properties too: the engine announces no event when it starts with nothing
                 // to route, so until a change they may still show the state from before its run.
                 let muted = await driver.microphone.isMuted()
-                publisher.publish(state)
+                publisher.publishState()
                 publisher.publish(microphoneMuted: muted)
                 call.reply([RouteKitProperties.statusRecord(state, microphoneMuted: muted)])
             default:
                 let operation = try request.operation(devices: devices, state: state)
                 try await driver.perform(operation)
-                publisher.publish(driver.manager.state)
+                publisher.publishState()
                 if case .muteMicrophone = operation { publisher.publish(microphoneMuted: await driver.microphone.isMuted()) }
                 if case .use = request {
                     call.reply([.string(driver.manager.selectedAudioDevice?.id.rawValue ?? "")])
@@ -49,7 +49,7 @@ enum CallAudioCallHandler {
             } catch {
                 throw BusError.failed(error.message)
             }
-            publisher.publish(driver.manager.state)
+            publisher.publishState()
             if case .muteMicrophone = operation { publisher.publish(microphoneMuted: await driver.microphone.isMuted()) }
             call.reply([.boolean(true)])
         } catch {
