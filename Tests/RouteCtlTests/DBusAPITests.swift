@@ -179,6 +179,30 @@ struct DBusAPITests {
         }
     }
 
+    @Test("no session bus at start: the daemon routes, says so, and serves the API once the bus is there")
+    func busLater() async throws {
+        try await SandboxServer.withServer(.pulseaudio) { server in
+            _ = try await server.loadNullSink(name: "speaker", properties: Self.speaker)
+            try await PrivateSessionBus.withBus { bus in
+                bus.stop()
+                let clients = SessionBusClients(bus: bus)
+                let daemon = try RunningProcess(try Executable.built("routectl").url,
+                                                ["daemon", "--prefer", "speakerphone", "--server", server.socketPath],
+                                                environment: clients.environment)
+                let noBus = try await daemon.standardError.next("the line about the bus") { $0.hasPrefix("dbus: ") }
+                #expect(noBus.hasPrefix("dbus: no session bus: could not connect to \(bus.address): "), "\(noBus)")
+                #expect(noBus.hasSuffix("; routing goes on, and the API comes up when the bus does"), "\(noBus)")
+                _ = try await daemon.standardError.next("the route") { $0.hasPrefix("route: speaker ") }
+
+                try await bus.restart()
+                _ = try await daemon.standardError.next("the API served") { $0.hasPrefix("dbus: serving io.github.routekit.RouteKit1") }
+                #expect(try await clients.property("Route") == "s \"speaker\"")
+                daemon.send(SIGTERM)
+                #expect(try await daemon.exitStatus() == 0, "\(daemon.standardError.lines)")
+            }
+        }
+    }
+
     @Test("a second daemon on the same bus is refused with exit status 75, naming the first")
     func secondDaemon() async throws {
         try await Self.withDaemon(.pulseaudio) { server, clients, first in

@@ -10,8 +10,8 @@ public enum RouteKitBusError: Error, Hashable, Sendable, CustomStringConvertible
     /// For people, with what to do about it.
     public var description: String {
         switch self {
-        case .noBus(let address, let reason):
-            "no session bus at \(address): \(reason)"
+        case .noBus(_, let reason):
+            "no session bus: \(reason)"
         case .nameTaken(let name, let owner) where name == CallAudioInterface.name:
             "\(name) is owned by \(owner ?? "another process") on the session bus, so RouteKit cannot answer for "
                 + "callaudiod: stop callaudiod (systemctl --user stop callaudiod) or run without --callaudio"
