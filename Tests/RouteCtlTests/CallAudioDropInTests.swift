@@ -99,6 +99,7 @@ struct CallAudioDropInTests {
 
                 let itself = try await clients.callaudiocli("-m", "1")
                 #expect(itself.status != 0, "callaudiod finds no usable card on virtual devices: \(itself)")
+                _ = try await callaudiod.standardError.next("callaudiod's reason") { $0.contains("no usable sink") }
 
                 let daemon = try RunningProcess(try Executable.built("routectl").url,
                                                 ["daemon", "--callaudio", "--server", server.socketPath],
