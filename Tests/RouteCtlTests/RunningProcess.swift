@@ -213,12 +213,16 @@ final class RunningProcess {
     private let exit = ExitWatch()
 
     /// Starts `executable` with `arguments`, in this process's environment without the
-    /// variables that could lead it to another sound server than the one its arguments name.
+    /// variables that could lead it to another sound server than the one its arguments name,
+    /// or to the user's session bus (a daemon would serve its D-Bus API there, and the next
+    /// test's daemon would find the name taken).
     /// Given `standardErrorLineLimit`, the test stops reading standard error after that many
     /// lines and closes it, as `routectl daemon 2>&1 | head -1` does.
     convenience init(_ executable: Executable, _ arguments: [String], standardErrorLineLimit: Int? = nil) throws {
         var environment = ProcessInfo.processInfo.environment
-        for name in ["PULSE_SERVER", "PIPEWIRE_RUNTIME_DIR", "PIPEWIRE_REMOTE"] { environment[name] = nil }
+        for name in ["PULSE_SERVER", "PIPEWIRE_RUNTIME_DIR", "PIPEWIRE_REMOTE", "DBUS_SESSION_BUS_ADDRESS", "XDG_RUNTIME_DIR"] {
+            environment[name] = nil
+        }
         try self.init(executable.url, arguments, environment: environment, standardErrorLineLimit: standardErrorLineLimit)
     }
 
