@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import Glibc
 import Logging
 import PulseAudio
@@ -40,9 +41,22 @@ struct DaemonCommand: AsyncParsableCommand {
             --log-level info adds RouteKit's own log. Configs/routekit.service runs it as a \
             systemd user service.
 
+            It reads its configuration file (--config, else ~/.config/routekit/routekit.toml \
+            when it exists: preferences, scope, the devices never chosen by kind, a hold-off \
+            for flapping devices; Docs/Configuration.md). The command line wins over the \
+            file. SIGHUP reloads the file ('systemctl --user reload routekit'); an invalid \
+            file is refused with its line and key, and the running configuration stays. \
+            Preferences set with 'routectl prefer' win over both and are kept in \
+            ~/.local/state/routekit/state.json across restarts.
+
+            Route only a softphone's streams, and leave the desktop's defaults alone:
+
+              routectl daemon --scope application --match media.role=phone --prefer bluetooth
+
             Exit status: 0 after a clean stop, 64 for a usage error (such as --prefer \
-            virtual), 69 when no sound server can be reached, 70 when the server fails a \
-            request while starting.
+            virtual), 66 when the --config file cannot be read, 69 when no sound server can \
+            be reached, 70 when the server fails a request while starting, 78 when the \
+            configuration file is invalid.
             """)
 
     /// The server to route (`--server`).
@@ -60,6 +74,9 @@ struct DaemonCommand: AsyncParsableCommand {
         valueName: "level"))
     var logLevel: LogLevelOption = .notice
 
+    /// The configuration file and the scope (`--config`, `--scope`, `--match`).
+    @OptionGroup(title: "Configuration") var settings: DaemonConfigurationOptions
+
     /// Refuses a bad `--prefer` before anything connects (exit 64).
     func validate() throws {
         _ = try PreferenceArguments.parse(prefer)
@@ -71,11 +88,18 @@ struct DaemonCommand: AsyncParsableCommand {
         // SIGPIPE would kill the daemon before it puts anything back. Failed writes are dropped
         // instead (printToStandardError; swift-log writes through stdio, which only records them).
         signal(SIGPIPE, SIG_IGN)
-        let preferences = try PreferenceArguments.parse(prefer)
+        let overrides = DaemonOverrides(preferences: prefer.isEmpty ? nil : try PreferenceArguments.parse(prefer),
+                                        scope: settings.scope, match: try settings.properties())
         let logger = logLevel.standardErrorLogger(label: "routectl.daemon")
         try await reportingFailures {
+            let startup = try DaemonStartup.prepare(overrides: overrides, configFile: settings.config,
+                                                    environment: ProcessInfo.processInfo.environment,
+                                                    report: printToStandardError)
+            // Trapped now, before the first line says the daemon runs: SIGHUP must never kill it.
+            let reloads = await UnixSignalsSequence(trapping: .sighup)
             // System scope follows devices and defaults only: no stream, module or client events.
-            let client = try await server.connectLongLived(applicationName: "routectl daemon", subscription: .devices,
+            let scope = startup.configuration.scope
+            let client = try await server.connectLongLived(applicationName: "routectl daemon", subscription: scope.subscription,
                                                            logger: logger)
             defer { client.shutdown() }
             let serverDescription: String
@@ -85,11 +109,15 @@ struct DaemonCommand: AsyncParsableCommand {
                 throw RouteCtlFailure.requestFailed(error)
             }
             let manager = AudioDeviceManager(
-                server: client, scope: .system, preferences: preferences,
+                server: client, scope: scope, preferences: await startup.preferences.effective,
                 configuredDefaults: ConfiguredDefaultsSource.reader(server: server.server), logger: logger)
-            let service = RoutingService(manager: manager, serverDescription: serverDescription,
+            await manager.setAutomaticChoice(startup.configuration.automatic)
+            var service = RoutingService(manager: manager, serverDescription: serverDescription,
                                          write: printToStandardError)
-            var group = ServiceGroupConfiguration(services: [service], gracefulShutdownSignals: [.sigterm, .sigint],
+            service.announcements = startup.announcements
+            let reload = ConfigurationReloadService(signals: reloads, startup: startup, manager: manager,
+                                                    report: printToStandardError)
+            var group = ServiceGroupConfiguration(services: [service, reload], gracefulShutdownSignals: [.sigterm, .sigint],
                                                   logger: logger)
             // A stop that hangs (a frozen server) is cancelled rather than waited for forever.
             group.maximumGracefulShutdownDuration = .seconds(15)
