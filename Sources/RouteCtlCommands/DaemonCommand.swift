@@ -51,7 +51,8 @@ struct DaemonCommand: AsyncParsableCommand {
 
             Route only a softphone's streams, and leave the desktop's defaults alone:
 
-              routectl daemon --scope application --match media.role=phone --prefer bluetooth
+              routectl daemon --scope application --match media.role=phone \\
+                  --prefer bluetooth
 
             Exit status: 0 after a clean stop, 64 for a usage error (such as --prefer \
             virtual), 66 when the --config file cannot be read, 69 when no sound server can \

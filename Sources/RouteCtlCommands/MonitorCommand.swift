@@ -25,12 +25,12 @@ struct MonitorCommand: AsyncParsableCommand {
             routeChanged (with its reason), inputChanged, switchFailed, callAudioChanged and \
             connectionChanged, as they happen (Docs/CommandLine.md has their keys).
 
-            It runs RouteKit's engine read-only, with no preferences: it switches nothing and \
-            shows what the server and whoever routes do, including a running daemon's \
-            switches (their reasons as seen from outside: changedElsewhere, deviceAppeared, \
-            deviceFailed). Once the daemon's D-Bus API is there, it follows the daemon's own \
-            events instead. It follows the server through restarts; Ctrl-C or SIGTERM stops \
-            it, and so does closing its output (monitor --json | head -3).
+            Whether a daemon runs or not, it runs RouteKit's engine read-only in its own \
+            process, with no preferences, following the server's events: it switches nothing, \
+            and shows what the server and whoever routes do, a running daemon's switches \
+            among them (with their reasons as seen from outside: changedElsewhere, \
+            deviceAppeared, deviceFailed). It follows the server through restarts; Ctrl-C or \
+            SIGTERM stops it, and so does closing its output (monitor --json | head -3).
             """)
 
     @OptionGroup var server: ServerOptions

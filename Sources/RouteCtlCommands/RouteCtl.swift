@@ -17,20 +17,20 @@ public struct RouteCtl: AsyncParsableCommand {
             When it runs, use, prefer, call, speaker and mic go through it; when it does \
             not, they act on the sound server directly, and prefer says it needs the daemon.
 
-              routectl list                      the devices, and where audio goes
-              routectl use bluetooth             audio to a Bluetooth headset, now
-              routectl call start                the headset's microphone too (HSP/HFP)
-              routectl speaker on                the speakerphone, as callaudiod's EnableSpeaker
-              routectl mic mute                  the default input muted
-              routectl monitor                   watch it happen
-              routectl prefer bluetooth speakerphone    the daemon's preferences, kept
+              routectl list                  the devices, and where audio goes
+              routectl use bluetooth         audio to a Bluetooth headset, now
+              routectl call start            its microphone too (HSP/HFP)
+              routectl speaker on            the speakerphone (callaudiod's EnableSpeaker)
+              routectl mic mute              the default input muted
+              routectl monitor               watch it happen
+              routectl prefer bluetooth speakerphone   the daemon's preferences, kept
 
-            Exit status: 0 on success; 64 a usage error (a misspelled kind among them); 65 a \
-            dump that cannot be read as one; 66 a file that cannot be opened; 67 no such \
-            device or kind present (the message lists those there are); 68 no daemon \
-            running (prefer needs one); 69 no sound server reachable; 70 the server refused \
-            or failed a request; 72 no session bus to find the daemon on; 78 an invalid \
-            configuration file (its line and key named).
+            Exit status: 0 on success, 64 for a usage error (a misspelled kind among them), \
+            65 for a dump that cannot be read as one, 66 for a file that cannot be opened, 67 \
+            when no such device or kind is present (the message lists those there are), 68 \
+            when no daemon runs (prefer needs one), 69 when no sound server can be reached, 70 \
+            when the server refused or failed a request, 72 when there is no session bus to \
+            find the daemon on, 78 for an invalid configuration file (its line and key named).
             """,
         version: "0.1.0",
         subcommands: [ListCommand.self, StatusCommand.self, UseCommand.self, PreferCommand.self, MonitorCommand.self,

@@ -11,8 +11,8 @@ struct HelpTests {
         for command in ["list", "status", "use", "prefer", "monitor", "call", "speaker", "mic", "daemon"] {
             #expect(help.standardOutput.contains("  \(command) "), "\(command)")
         }
-        for status in ["64 a usage error", "67 no such", "68 no daemon", "69 no sound server", "70 the server refused",
-                       "72 no session bus", "78 an invalid"] {
+        for status in ["64 for a usage error", "67 when no such device", "68 when no daemon runs", "69 when no sound server",
+                       "70 when the server refused", "72 when there is no session bus", "78 for an invalid configuration"] {
             #expect(help.standardOutput.replacingOccurrences(of: "\n", with: " ").contains(status), "\(status)")
         }
     }
