@@ -72,6 +72,33 @@ struct DaemonConfigurationFileTests {
         }
     }
 
+    @Test("the hold-off: a device that appears is switched to once it has stayed that long")
+    func holdOff() async throws {
+        // PulseAudio, whose default stays where it is when a sink appears (WirePlumber may
+        // move it to the newcomer itself, which the daemon then keeps).
+        try await RouteCtlSession.with(.pulseaudio) { session in
+            try session.writeConfiguration("""
+                preferences = ["bluetooth", "speakerphone"]
+                [automatic]
+                never = ["bt_headset"]
+                hold-off = "1s"
+                """)
+            let daemon = try session.start(["daemon"])
+            let log = daemon.standardError
+            _ = try await log.next("the first line") { $0.hasPrefix("daemon: running") }
+            try await ServerObservation.waitForDefaultSink("speaker", on: session.server)
+
+            let plugged = ContinuousClock.now
+            _ = try await session.server.loadNullSink(name: "bt_other", properties: [
+                "device.bus": "bluetooth", "device.form_factor": "headset", "device.description": "Other"])
+            _ = try await log.next("the route on the new headset") { $0.hasPrefix("route: bt_other (Other) <- speaker (deviceAppeared)") }
+            #expect(ContinuousClock.now - plugged >= .milliseconds(950), "held back for its hold-off")
+            #expect(!log.lines.contains { $0.hasPrefix("route: bt_headset") }, "never chosen by kind")
+            daemon.send(SIGTERM)
+            #expect(try await daemon.exitStatus() == 0, "\(log.lines)")
+        }
+    }
+
     @Test("an invalid file is refused at start with its line and key (78); a missing --config file exits 66")
     func refusedAtStart() async throws {
         try await RouteCtlSession.with(.pulseaudio) { session in

@@ -59,6 +59,29 @@ struct MonitorTests {
         }
     }
 
+    @Test("on a terminal it redraws the table in place, in colour unless NO_COLOR is set", arguments: [false, true])
+    func terminal(noColour: Bool) async throws {
+        try await RouteCtlSession.with(.pulseaudio) { session in
+            // script(1) gives the monitor a terminal, and hands what it draws on to a pipe.
+            var environment = session.environment
+            environment["TERM"] = "xterm"
+            environment["NO_COLOR"] = noColour ? "1" : nil
+            let command = "\(session.routectl.url.path) monitor --server \(session.server.socketPath)"
+            let terminal = try RunningProcess(URL(fileURLWithPath: "/usr/bin/script"), ["-qfec", command, "/dev/null"],
+                                              environment: environment)
+            let screen = terminal.standardOutput
+            let route = try await screen.next("the table with the route marked") { $0.contains("*  bluetooth") }
+            #expect(route.contains("\u{1B}[32;1m") != noColour, "\(route.debugDescription)")
+            #expect(route.hasSuffix("\u{1B}[K\r"), "each line is cleared to its end: \(route.debugDescription)")
+            _ = try await session.server.loadNullSink(name: "hdmi_out", properties: ["device.description": "HDMI"])
+            let redrawn = try await screen.next("the table redrawn with the new device") { $0.contains("hdmi_out") }
+            #expect(!redrawn.contains("\u{1B}[3") || !noColour)
+            #expect(screen.lines.contains { $0.hasPrefix("\u{1B}[H") }, "each frame starts at the top left")
+            terminal.send(SIGTERM)
+            _ = try await terminal.exitStatus()
+        }
+    }
+
     @Test("piped, it writes one line per event, without escapes, and changes nothing")
     func lines() async throws {
         try await RouteCtlSession.with(.pulseaudio) { session in

@@ -14,7 +14,8 @@ enum MonitorFrame {
         lines.append("")
         let connection = model.isConnected ? style.paint("connected", .green) : style.paint("not connected", .red)
         lines.append(fit("Output      \(RouteEventLine.named(model.route))"))
-        lines.append(fit("Input       \(TerminalText.escaped(model.route?.input?.deviceName ?? "the server's default"))"))
+        let input = model.route.map { $0.input?.deviceName ?? "the server's default source (the device has no microphone)" }
+        lines.append(fit("Input       \(TerminalText.escaped(input ?? "none"))"))
         lines.append("Call audio  \(model.isCallAudioOn ? style.paint("on", .yellow) : "off")    Server  \(connection)")
         lines.append("")
         if model.devices.isEmpty {
