@@ -98,7 +98,8 @@ struct DaemonCommand: AsyncParsableCommand {
                                                     report: printToStandardError)
             // Trapped now, before the first line says the daemon runs: SIGHUP must never kill it.
             let reloads = await UnixSignalsSequence(trapping: .sighup)
-            // System scope follows devices and defaults only: no stream, module or client events.
+            // System scope follows devices and defaults only (no stream, module or client
+            // events); application scope its streams too.
             let scope = startup.configuration.scope
             let client = try await server.connectLongLived(applicationName: "routectl daemon", subscription: scope.subscription,
                                                            logger: logger)
