@@ -25,6 +25,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+        // routectl daemon's configuration file (TOML), with the line of a syntax error.
+        .package(url: "https://github.com/LebJe/TOMLKit", exact: "0.6.0"),
     ],
     targets: [
         // libpulse, as a system library: the only C library this package links. Its headers
@@ -111,6 +113,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "TOMLKit", package: "TOMLKit"),
             ],
             swiftSettings: strictSettings
         ),
@@ -233,7 +236,8 @@ let package = Package(
         ),
         .testTarget(
             name: "RouteCtlTests",
-            dependencies: ["RouteCtlCommands", "DBus", "PulseAudio", "SoundServerSandbox", "TestSupport"],
+            dependencies: ["RouteCtlCommands", "DBus", "PulseAudio", "RouteKit", "RouteKitTesting", "SoundServerSandbox",
+                           "TestSupport"],
             swiftSettings: strictSettings
         ),
     ]
