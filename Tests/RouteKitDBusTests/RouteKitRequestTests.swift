@@ -97,7 +97,7 @@ struct RouteKitRequestTests {
     func oneToOne() throws {
         let state = Devices.state(route: Devices.speaker)
         #expect(try RouteKitRequest.clearSelection.operation(devices: Devices.all, state: state) == .select(nil))
-        #expect(try RouteKitRequest.clearPreferences.operation(devices: Devices.all, state: state) == .setPreferences([]))
+        #expect(try RouteKitRequest.clearPreferences.operation(devices: Devices.all, state: state) == .restoreConfiguredPreferences)
         #expect(try RouteKitRequest.startCall.operation(devices: Devices.all, state: state) == .callAudio(true))
         #expect(try RouteKitRequest.endCall.operation(devices: Devices.all, state: state) == .callAudio(false))
         #expect(try RouteKitRequest.muteMicrophone(true).operation(devices: Devices.all, state: state) == .muteMicrophone(true))

@@ -9,11 +9,15 @@ public struct EngineDriver: Sendable {
     public let manager: AudioDeviceManager
     /// The default source's mute.
     public let microphone: any MicrophoneControl
+    /// Who owns the preference list: `SetPreferences` and `ClearPreferences` go through it.
+    public let preferences: any PreferenceKeeper
 
-    /// A driver for `manager` and `microphone`.
-    public init(manager: AudioDeviceManager, microphone: any MicrophoneControl) {
+    /// A driver for `manager` and `microphone`; `preferences` keeps the run-time preferences
+    /// (by default nothing keeps them, and clearing goes back to the manager's list now).
+    public init(manager: AudioDeviceManager, microphone: any MicrophoneControl, preferences: (any PreferenceKeeper)? = nil) {
         self.manager = manager
         self.microphone = microphone
+        self.preferences = preferences ?? ConfiguredPreferences(configured: manager.preferences)
     }
 
     /// Performs `operation`; returns once the engine has settled (the route confirmed, or
@@ -33,8 +37,10 @@ public struct EngineDriver: Sendable {
                     throw BusError(name: RouteKitInterface.ErrorName.notUsable, message: error.description)
                 }
             }
-        case .setPreferences(let preferences):
-            await manager.setPreferences(preferences)
+        case .setPreferences(let list):
+            await preferences.setRunTime(list, on: manager)
+        case .restoreConfiguredPreferences:
+            await preferences.setRunTime(nil, on: manager)
         case .callAudio(let on):
             if on { await manager.activateCallAudio() } else { await manager.deactivateCallAudio() }
         case .muteMicrophone(let mute):

@@ -31,7 +31,8 @@ public enum CallAudioRequest: Hashable, Sendable {
 
     /// What it does to the engine. Errors are callaudiod's: `InvalidArgs` for a mode other
     /// than 0 and 1, `Failed` when no speakerphone is present.
-    public func operation(devices: [AudioDevice], state: AudioRouteState) throws(BusError) -> EngineOperation {
+    public func operation(devices: [AudioDevice], state: AudioRouteState,
+                          automatic: AutomaticChoice = AutomaticChoice()) throws(BusError) -> EngineOperation {
         switch self {
         case .selectMode(0): return .callAudio(false)
         case .selectMode(1): return .callAudio(true)
@@ -39,7 +40,7 @@ public enum CallAudioRequest: Hashable, Sendable {
             throw BusError.invalidArguments("Invalid mode \(mode): 0 (default) or 1 (voice call)")
         case .enableSpeaker(let enable):
             do {
-                return try SpeakerPlan.operation(enable: enable, devices: devices, state: state)
+                return try SpeakerPlan.operation(enable: enable, devices: devices, state: state, automatic: automatic)
             } catch {
                 throw BusError.failed(error.message)
             }

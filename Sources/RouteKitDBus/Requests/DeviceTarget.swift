@@ -2,44 +2,77 @@ import Foundation
 import DBus
 import RouteKit
 
-/// Resolves what a caller names — a device id or a kind — to one present device, or to an
-/// error that lists what can be named. Pure: the devices and the route are passed in.
+/// Decides what a name means — a device id or a kind — for every caller: the D-Bus API
+/// (``resolve(_:among:route:automatic:)``, answering D-Bus errors) and routectl's commands
+/// (which word ``Refusal`` their own way). Pure: the devices and the route are passed in.
 public enum DeviceTarget {
     /// The kinds a caller can name, as people type them.
     public static let kindNames = "bluetooth, wiredHeadset, speakerphone, earpiece"
 
-    /// The device `text` names: a present, usable device with this id; or, for a kind, the
-    /// route when it is of that kind (two speakers: keep the one in use), else the device of
-    /// that kind the policy ranks first. Throws `UnknownDevice` (listing kinds and devices) or
-    /// `NotUsable`.
-    public static func resolve(_ text: String, among devices: [AudioDevice], route: AudioDevice?) throws(BusError)
-        -> AudioDevice.ID {
+    /// Why a name names no device to choose.
+    public enum Refusal: Error, Hashable, Sendable {
+        /// Nothing was named.
+        case empty
+        /// A kind misspelled (`speakerfone`).
+        case misspelledKind(typed: String, meant: AudioDeviceKind)
+        /// `external` or `virtual`: kinds chosen only by a device's id.
+        case notChosenByKind(String)
+        /// The device is present, and unavailable, or an input only (`hasNoOutput`).
+        case notUsable(id: String, hasNoOutput: Bool)
+        /// No usable device of this kind is present.
+        case noDeviceOfKind(AudioDeviceKind)
+        /// No device has this id.
+        case noSuchDevice(String)
+    }
+
+    /// The device `text` names: the present device with this id, when it is usable; or, for
+    /// a kind, the route when it is of that kind (two speakers: keep the one in use), else the
+    /// device of that kind the policy ranks first (the newest, among those `automatic` lets a
+    /// kind choose).
+    public static func choose(_ text: String, among devices: [AudioDevice], route: AudioDevice?,
+                              automatic: AutomaticChoice = AutomaticChoice()) throws(Refusal) -> AudioDevice {
         let name = text.trimmingCharacters(in: .whitespaces)
-        if let kind = AudioPreference.misspelledKind(name) {
-            throw unknown("no kind \"\(name)\"; did you mean \(kind)?", devices)
-        }
         if let device = devices.first(where: { $0.id.rawValue == name }) {
-            guard RoutePolicy.isUsable(device) else {
-                throw BusError(name: RouteKitInterface.ErrorName.notUsable,
-                               message: "\"\(name)\" is \(device.output == nil ? "an input only: it has no output" : "unavailable")")
-            }
-            return device.id
+            guard RoutePolicy.isUsable(device) else { throw .notUsable(id: name, hasNoOutput: device.output == nil) }
+            return device
         }
-        guard !name.isEmpty else { throw unknown("name a device or a kind", devices) }
+        guard !name.isEmpty else { throw .empty }
+        if let kind = AudioPreference.misspelledKind(name) { throw .misspelledKind(typed: name, meant: kind) }
         switch AudioPreference(name) {
         case .kind(let kind)?:
-            if let route, route.kind == kind, RoutePolicy.isUsable(route), devices.contains(where: { $0.id == route.id }) {
-                return route.id
+            if let route, route.kind == kind, RoutePolicy.isUsable(route),
+               let present = devices.first(where: { $0.id == route.id }) {
+                return present
             }
-            guard let best = RoutePolicy.candidates(among: devices, preferences: [.kind(kind)], selection: nil).first else {
-                throw unknown("no \(kind) device is present", devices)
+            guard let best = RoutePolicy.candidates(among: devices, preferences: [.kind(kind)], selection: nil,
+                                                    automatic: automatic).first else {
+                throw .noDeviceOfKind(kind)
             }
-            return best.id
+            return best
         case .device?:
-            throw unknown("no device \"\(name)\" is present", devices)
+            throw .noSuchDevice(name)
         case nil:
-            // external and virtual: never chosen by kind.
-            throw unknown("\(name) devices are chosen by their id, not by kind", devices)
+            throw .notChosenByKind(name)
+        }
+    }
+
+    /// ``choose(_:among:route:automatic:)``'s device id, or its refusal as the D-Bus error
+    /// to answer: `NotUsable`, else `UnknownDevice` listing the kinds and the devices.
+    public static func resolve(_ text: String, among devices: [AudioDevice], route: AudioDevice?,
+                               automatic: AutomaticChoice = AutomaticChoice()) throws(BusError) -> AudioDevice.ID {
+        do {
+            return try choose(text, among: devices, route: route, automatic: automatic).id
+        } catch {
+            switch error {
+            case .empty: throw unknown("name a device or a kind", devices)
+            case .misspelledKind(let typed, let meant): throw unknown("no kind \"\(typed)\"; did you mean \(meant)?", devices)
+            case .notChosenByKind(let typed): throw unknown("\(typed) devices are chosen by their id, not by kind", devices)
+            case .notUsable(let id, let hasNoOutput):
+                throw BusError(name: RouteKitInterface.ErrorName.notUsable,
+                               message: "\"\(id)\" is \(hasNoOutput ? "an input only: it has no output" : "unavailable")")
+            case .noDeviceOfKind(let kind): throw unknown("no \(kind) device is present", devices)
+            case .noSuchDevice(let id): throw unknown("no device \"\(id)\" is present", devices)
+            }
         }
     }
 

@@ -6,8 +6,10 @@ import RouteKit
 public enum EngineOperation: Hashable, Sendable {
     /// Choose this device by hand (`AudioDeviceManager.select`), or clear the choice (nil).
     case select(AudioDevice.ID?)
-    /// Replace the preference list.
+    /// Replace the run-time preference list (kept by the driver's ``PreferenceKeeper``).
     case setPreferences([AudioPreference])
+    /// Forget the run-time preferences: the configured ones apply again.
+    case restoreConfiguredPreferences
     /// Turn call audio on or off.
     case callAudio(Bool)
     /// Mute or unmute the default source.

@@ -54,17 +54,19 @@ public enum RouteKitRequest: Hashable, Sendable {
         }
     }
 
-    /// What the request does to the engine, given the devices present and the state; throws
-    /// the D-Bus error to answer instead, when it names nothing usable.
-    public func operation(devices: [AudioDevice], state: AudioRouteState) throws(BusError) -> EngineOperation {
+    /// What the request does to the engine, given the devices present, the state and the
+    /// devices a kind may choose (`automatic`, the engine's); throws the D-Bus error to
+    /// answer instead, when it names nothing usable.
+    public func operation(devices: [AudioDevice], state: AudioRouteState,
+                          automatic: AutomaticChoice = AutomaticChoice()) throws(BusError) -> EngineOperation {
         switch self {
-        case .use(let target): .select(try DeviceTarget.resolve(target, among: devices, route: state.route))
+        case .use(let target): .select(try DeviceTarget.resolve(target, among: devices, route: state.route, automatic: automatic))
         case .clearSelection: .select(nil)
         case .setPreferences(let preferences): .setPreferences(preferences)
-        case .clearPreferences: .setPreferences([])
+        case .clearPreferences: .restoreConfiguredPreferences
         case .startCall: .callAudio(true)
         case .endCall: .callAudio(false)
-        case .enableSpeaker(let enable): try SpeakerPlan.operation(enable: enable, devices: devices, state: state)
+        case .enableSpeaker(let enable): try SpeakerPlan.operation(enable: enable, devices: devices, state: state, automatic: automatic)
         case .muteMicrophone(let mute): .muteMicrophone(mute)
         case .refresh: .refresh
         case .listDevices, .status: .nothing
@@ -77,9 +79,11 @@ public enum RouteKitRequest: Hashable, Sendable {
 /// speakerphone, so the preferences decide again. Pure.
 public enum SpeakerPlan {
     /// The operation; throws `UnknownDevice` when the speaker is asked for and none is present.
-    public static func operation(enable: Bool, devices: [AudioDevice], state: AudioRouteState) throws(BusError) -> EngineOperation {
+    public static func operation(enable: Bool, devices: [AudioDevice], state: AudioRouteState,
+                                 automatic: AutomaticChoice = AutomaticChoice()) throws(BusError) -> EngineOperation {
         if enable {
-            return .select(try DeviceTarget.resolve(AudioDeviceKind.speakerphone.rawValue, among: devices, route: state.route))
+            return .select(try DeviceTarget.resolve(AudioDeviceKind.speakerphone.rawValue, among: devices, route: state.route,
+                                                    automatic: automatic))
         }
         guard let selection = state.selection,
               devices.first(where: { $0.id == selection })?.kind == .speakerphone else { return .nothing }

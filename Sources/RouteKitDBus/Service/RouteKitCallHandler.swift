@@ -19,9 +19,10 @@ enum RouteKitCallHandler {
                 let muted = await driver.microphone.isMuted()
                 publisher.publishState()
                 publisher.publish(microphoneMuted: muted)
-                call.reply([RouteKitProperties.statusRecord(state, microphoneMuted: muted)])
+                call.reply([RouteKitProperties.statusRecord(state, microphoneMuted: muted,
+                                                             preferencesOrigin: await driver.preferences.origin())])
             default:
-                let operation = try request.operation(devices: devices, state: state)
+                let operation = try request.operation(devices: devices, state: state, automatic: driver.manager.automaticChoice)
                 try await driver.perform(operation)
                 publisher.publishState()
                 if case .muteMicrophone = operation { publisher.publish(microphoneMuted: await driver.microphone.isMuted()) }
@@ -43,7 +44,8 @@ enum CallAudioCallHandler {
     static func answer(_ call: BusMethodCall, driver: EngineDriver, publisher: StatePublisher) async {
         do throws(BusError) {
             let request = try CallAudioRequest.decode(member: call.member, arguments: call.arguments)
-            let operation = try request.operation(devices: await driver.devices(), state: driver.manager.state)
+            let operation = try request.operation(devices: await driver.devices(), state: driver.manager.state,
+                                                  automatic: driver.manager.automaticChoice)
             do {
                 try await driver.perform(operation)
             } catch {

@@ -48,9 +48,12 @@ public enum RouteKitProperties {
         values(for: state).merging(values(microphoneMuted: muted)) { new, _ in new }
     }
 
-    /// `Status`'s `a{sv}`, in the properties' order.
-    public static func statusRecord(_ state: AudioRouteState, microphoneMuted muted: Bool?) -> BusValue {
+    /// `Status`'s `a{sv}`: every property, in their order, then `PreferencesOrigin` (where
+    /// the preferences come from: `runTime`, `commandLine`, `configurationFile`, `none`) when given.
+    public static func statusRecord(_ state: AudioRouteState, microphoneMuted muted: Bool?,
+                                    preferencesOrigin: String? = nil) -> BusValue {
         let values = status(state, microphoneMuted: muted)
-        return .variantDictionary(all.compactMap { property in values[property.name].map { (property.name, $0) } })
+        let properties = all.compactMap { property in values[property.name].map { (property.name, $0) } }
+        return .variantDictionary(properties + (preferencesOrigin.map { [("PreferencesOrigin", BusValue.string($0))] } ?? []))
     }
 }
