@@ -26,10 +26,13 @@ struct DaemonBusOptions: ParsableArguments {
     /// Takes the bus names now, before the engine changes anything: a name another process
     /// owns ends the daemon (``RouteCtlFailure/busNameTaken(_:)``); a bus that is not there
     /// yet is waited for while routing goes on.
-    func service(manager: AudioDeviceManager, client: PulseClient, logger: Logger)
+    /// `preferences` receives `SetPreferences` and `ClearPreferences`, so that they are kept
+    /// in the state file as `routectl prefer`'s are.
+    func service(manager: AudioDeviceManager, client: PulseClient, preferences: DaemonPreferences, logger: Logger)
         async throws -> (service: RouteKitBusService, announcement: String)? {
         guard dbus else { return nil }
-        let driver = EngineDriver(manager: manager, microphone: DefaultSourceMicrophone(client: client))
+        let driver = EngineDriver(manager: manager, microphone: DefaultSourceMicrophone(client: client),
+                                  preferences: StateFilePreferenceKeeper(preferences: preferences))
         let configuration = RouteKitBusService.Configuration(servesCallAudio: callAudio)
         let session: BusSession?
         let announcement: String

@@ -132,7 +132,7 @@ struct DaemonCommand: AsyncParsableCommand {
                 server: client, scope: scope, preferences: await startup.preferences.effective,
                 configuredDefaults: ConfiguredDefaultsSource.reader(server: server.server), logger: logger)
             await manager.setAutomaticChoice(startup.configuration.automatic)
-            let api = try await bus.service(manager: manager, client: client, logger: logger)
+            let api = try await bus.service(manager: manager, client: client, preferences: startup.preferences, logger: logger)
             var routing = RoutingService(manager: manager, serverDescription: serverDescription,
                                          write: printToStandardError)
             routing.announcements = startup.announcements + (api.map { [$0.announcement] } ?? [])

@@ -1,54 +1,33 @@
-import Foundation
 import RouteKit
+import RouteKitDBus
 
-/// Resolves what a person names on the command line — a device id from `routectl list`, or a
-/// kind — to one present, usable device, or to a failure that lists what can be named. Pure:
-/// the devices and the route are passed in.
+/// What a person names on the command line — a device id from `routectl list`, or a kind —
+/// resolved to one present, usable device by ``DeviceTarget`` (the one place that decides what
+/// a name means, for the D-Bus API too), or a failure worded for the command line that lists
+/// what can be named. Pure: the devices and the route are passed in.
 enum DeviceChoice {
     /// The kinds a person can name.
-    static let kindNames = "bluetooth, wiredHeadset, speakerphone, earpiece"
+    static let kindNames = DeviceTarget.kindNames
 
-    /// The device `text` names: the usable device with this id; or, for a kind, the route when
-    /// it is of that kind (two speakers: keep the one in use), else the device of that kind
-    /// the policy ranks first (the newest, among those `automatic` lets a kind choose).
-    /// Throws ``RouteCtlFailure/invalidChoice(_:)`` (64) for a misspelled kind or a kind never
+    /// The device `text` names (``DeviceTarget/choose(_:among:route:automatic:)``). Throws
+    /// ``RouteCtlFailure/invalidChoice(_:)`` (64) for a misspelled kind or a kind never
     /// chosen by kind, and ``RouteCtlFailure/noSuchDevice(_:)`` (67) when nothing present and
     /// usable is what it names; both list the kinds and the devices.
     static func resolve(_ text: String, among devices: [AudioDevice], route: AudioDevice?,
                         automatic: AutomaticChoice = AutomaticChoice()) throws(RouteCtlFailure) -> AudioDevice {
-        let name = text.trimmingCharacters(in: .whitespaces)
-        if let device = devices.first(where: { $0.id.rawValue == name }) {
-            guard RoutePolicy.isUsable(device) else {
-                let why = device.output == nil ? "is an input only: it has no output" : "is unavailable now"
-                throw .noSuchDevice("\"\(name)\" \(why).\n" + choices(devices))
-            }
-            return device
-        }
-        let preference: AudioPreference
         do {
-            preference = try PreferenceText.read(name)
+            return try DeviceTarget.choose(text, among: devices, route: route, automatic: automatic)
         } catch {
+            let list = "\n" + choices(devices)
             switch error {
-            case .empty: throw .invalidChoice("name a device or a kind.\n" + choices(devices))
-            case .misspelledKind(let typed, let meant):
-                throw .invalidChoice("no kind \"\(typed)\"; did you mean \(meant)?\n" + choices(devices))
-            case .notChosenByKind(let typed, _):
-                throw .invalidChoice("\(typed) devices are chosen by their id, not by kind.\n" + choices(devices))
+            case .empty: throw .invalidChoice("name a device or a kind." + list)
+            case .misspelledKind(let typed, let meant): throw .invalidChoice("no kind \"\(typed)\"; did you mean \(meant)?" + list)
+            case .notChosenByKind(let typed): throw .invalidChoice("\(typed) devices are chosen by their id, not by kind." + list)
+            case .notUsable(let id, let hasNoOutput):
+                throw .noSuchDevice("\"\(id)\" \(hasNoOutput ? "is an input only: it has no output" : "is unavailable now")." + list)
+            case .noDeviceOfKind(let kind): throw .noSuchDevice("no \(kind) device is present and usable." + list)
+            case .noSuchDevice(let id): throw .noSuchDevice("no device \"\(id)\" is present." + list)
             }
-        }
-        switch preference {
-        case .kind(let kind):
-            if let route, route.kind == kind, RoutePolicy.isUsable(route),
-               let present = devices.first(where: { $0.id == route.id }) {
-                return present
-            }
-            guard let best = RoutePolicy.candidates(among: devices, preferences: [.kind(kind)], selection: nil,
-                                                    automatic: automatic).first else {
-                throw .noSuchDevice("no \(kind) device is present and usable.\n" + choices(devices))
-            }
-            return best
-        case .device:
-            throw .noSuchDevice("no device \"\(name)\" is present.\n" + choices(devices))
         }
     }
 
