@@ -58,6 +58,8 @@ enum JSONOutput {
         var recordingStreams: Int
         /// Whether a RouteKit daemon routes.
         var daemon: Bool
+        /// The daemon's process id, when it runs and the bus tells it.
+        var daemonPid: UInt32?
         /// The device audio goes to, in `routectl list --json`'s shape.
         var output: DeviceOutput.JSONDevice?
         /// The default source and its device.
@@ -88,6 +90,7 @@ enum JSONOutput {
             try container.encode(playbackStreams, forKey: .playbackStreams)
             try container.encode(recordingStreams, forKey: .recordingStreams)
             try container.encode(daemon, forKey: .daemon)
+            try container.encode(daemonPid, forKey: .daemonPid)
             try container.encode(output, forKey: .output)
             try container.encode(input, forKey: .input)
             try container.encode(why, forKey: .why)
@@ -100,7 +103,7 @@ enum JSONOutput {
 
         enum CodingKeys: String, CodingKey {
             case server, serverName, serverVersion, implementation, pipewireVersion, defaultSink, defaultSource, sinks,
-                 sources, cards, playbackStreams, recordingStreams, daemon, output, input, why, preferences,
+                 sources, cards, playbackStreams, recordingStreams, daemon, daemonPid, output, input, why, preferences,
                  preferencesFrom, selection, callAudio, microphoneMuted
         }
 
@@ -143,7 +146,7 @@ enum JSONOutput {
                defaultSource: snapshot.info.defaultSourceName, sinks: snapshot.sinks.count,
                sources: snapshot.sources.count, cards: snapshot.cards.count,
                playbackStreams: snapshot.sinkInputCount, recordingStreams: snapshot.sourceOutputCount,
-               daemon: routing.answerer == .daemon, output: routing.output.map(DeviceOutput.JSONDevice.init),
+               daemon: routing.answerer == .daemon, daemonPid: routing.daemonProcessID, output: routing.output.map(DeviceOutput.JSONDevice.init),
                input: Status.Input(source: routing.inputSource, device: routing.inputDevice?.id.rawValue),
                why: routing.why, preferences: routing.preferences, preferencesFrom: routing.preferencesOrigin.rawValue,
                selection: routing.selection, callAudio: routing.isCallAudioOn, microphoneMuted: routing.isMicrophoneMuted)

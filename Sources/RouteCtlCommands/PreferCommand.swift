@@ -58,6 +58,8 @@ struct PreferCommand: AsyncParsableCommand {
                     """)
             case .notRunning:
                 throw RouteCtlFailure.needsDaemon(Self.needsDaemonMessage)
+            case .unanswered(let why):
+                throw RouteCtlFailure.daemonUnanswered(why)
             case .daemon(let control):
                 if clear {
                     try await control.clearPreferences()

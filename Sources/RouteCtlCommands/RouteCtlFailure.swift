@@ -23,6 +23,11 @@ enum RouteCtlFailure: Error, CustomStringConvertible {
     case needsDaemon(String)
     /// The command needs the daemon, and there is no session bus to find it on.
     case noSessionBus(String)
+    /// The daemon was found, then did not answer: it stopped, hung, or the bus went away.
+    case daemonUnanswered(String)
+    /// The daemon answered with an error that is neither about a device nor a preference:
+    /// its server refused, or it is another version.
+    case daemonFailed(String)
     /// A configuration file could not be read.
     case unreadableConfiguration(path: String, reason: String)
     /// A configuration file says something wrong.
@@ -43,7 +48,8 @@ enum RouteCtlFailure: Error, CustomStringConvertible {
         case .malformedDump(let path, let line, let message):
             "\(path):\(line): \(message)"
         case .invalidChoice(let message), .noSuchDevice(let message), .needsDaemon(let message),
-             .noSessionBus(let message), .busNameTaken(let message):
+             .noSessionBus(let message), .busNameTaken(let message), .daemonUnanswered(let message),
+             .daemonFailed(let message):
             message
         case .unreadableConfiguration(let path, let reason):
             "cannot read the configuration file \(path): \(reason)"
@@ -54,9 +60,10 @@ enum RouteCtlFailure: Error, CustomStringConvertible {
 
     /// sysexits.h values, documented in `routectl --help` and Docs/CommandLine.md: EX_USAGE
     /// (64), EX_DATAERR (65), EX_NOINPUT (66), EX_NOUSER (67: no such device), EX_NOHOST (68:
-    /// no daemon), EX_UNAVAILABLE (69: no sound server), EX_SOFTWARE (70: a request failed),
-    /// EX_OSFILE (72: no session bus), EX_TEMPFAIL (75: a bus name the daemon serves is owned by
-    /// another process; try again once it has let it go), EX_CONFIG (78: an invalid configuration).
+    /// no daemon, or it stopped answering), EX_UNAVAILABLE (69: no sound server), EX_SOFTWARE
+    /// (70: a request failed, the server's or the daemon's), EX_OSFILE (72: no session bus),
+    /// EX_TEMPFAIL (75: a bus name the daemon serves is owned by another process; try again
+    /// once it has let it go), EX_CONFIG (78: an invalid configuration).
     var exitCode: ExitCode {
         switch self {
         case .serverUnreachable: ExitCode(69)
@@ -66,7 +73,8 @@ enum RouteCtlFailure: Error, CustomStringConvertible {
         case .malformedDump: ExitCode(65)
         case .invalidChoice: ExitCode(64)
         case .noSuchDevice: ExitCode(67)
-        case .needsDaemon: ExitCode(68)
+        case .needsDaemon, .daemonUnanswered: ExitCode(68)
+        case .daemonFailed: ExitCode(70)
         case .noSessionBus: ExitCode(72)
         case .unreadableConfiguration: ExitCode(66)
         case .busNameTaken: ExitCode(75)

@@ -29,15 +29,24 @@ struct StatusCommand: AsyncParsableCommand {
     func run() async throws {
         try await reportingFailures {
             let environment = ProcessInfo.processInfo.environment
-            let daemon: (any RoutingControl)? = if case .daemon(let control) = await DaemonLocator.locate(environment: environment) {
-                control
-            } else {
-                nil
+            let daemon: (any RoutingControl)?
+            switch await DaemonLocator.locate(environment: environment) {
+            case .daemon(let control): daemon = control
+            case .unanswered(let why): throw RouteCtlFailure.daemonUnanswered(why)
+            case .notRunning, .noSessionBus: daemon = nil
             }
             let (snapshot, routing) = try await server.withClient { client in
                 let snapshot = try await ServerSnapshot.read(from: client)
-                let control = daemon ?? DirectRoutingControl(client: client, environment: environment)
-                return (snapshot, try await control.status())
+                guard let daemon else {
+                    return (snapshot, try await DirectRoutingControl(client: client, environment: environment).status())
+                }
+                var routing = try await daemon.status()
+                // The daemon's records carry no card, ports or profiles: the server's own view
+                // of the same device does, when both look at the same server.
+                if let id = routing.output?.id, let device = try await ServerView.read(from: client).device(id) {
+                    routing.output = device
+                }
+                return (snapshot, routing)
             }
             print(json ? try JSONOutput.encode(JSONOutput.status(snapshot, routing: routing)) : Self.text(snapshot, routing: routing))
         }
@@ -81,7 +90,8 @@ struct StatusCommand: AsyncParsableCommand {
         lines += [
             "Call audio:      " + (routing.isCallAudioOn ? "on" : "off"),
             "Microphone:      " + microphone,
-            "Daemon:          " + (routing.answerer == .daemon ? "running" : "not running"),
+            "Daemon:          " + (routing.answerer == .daemon
+                                       ? "running" + (routing.daemonProcessID.map { " (pid \($0))" } ?? "") : "not running"),
         ]
         return lines.joined(separator: "\n")
     }

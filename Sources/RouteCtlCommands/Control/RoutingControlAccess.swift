@@ -3,18 +3,25 @@ import PulseAudio
 import RouteKit
 
 extension ServerOptions {
-    /// Runs `body` with the running daemon's control when ``DaemonLocator`` finds one, else
-    /// with a ``DirectRoutingControl`` on the server (`--server`, else libpulse's default),
-    /// connected for the command and shut down after. `PulseError`s become
-    /// ``RouteCtlFailure/requestFailed(_:)``.
+    /// Runs `body` with the running daemon's control when ``DaemonLocator`` finds one (the
+    /// daemon routes its own server: `--server` is not used then), else with a
+    /// ``DirectRoutingControl`` on the server (`--server`, else libpulse's default), connected
+    /// for the command and shut down after. `PulseError`s become
+    /// ``RouteCtlFailure/requestFailed(_:)``; a session bus that does not answer is
+    /// ``RouteCtlFailure/daemonUnanswered(_:)``, rather than acting behind a daemon's back.
     func withRoutingControl<Result>(environment: [String: String] = ProcessInfo.processInfo.environment,
                                     _ body: (any RoutingControl) async throws -> Result) async throws -> Result {
-        if case .daemon(let control) = await DaemonLocator.locate(environment: environment) {
+        switch await DaemonLocator.locate(environment: environment) {
+        case .daemon(let control):
             do {
                 return try await body(control)
             } catch let error as PulseError {
                 throw RouteCtlFailure.requestFailed(error)
             }
+        case .unanswered(let why):
+            throw RouteCtlFailure.daemonUnanswered(why)
+        case .notRunning, .noSessionBus:
+            break
         }
         return try await withClient { client in
             try await body(DirectRoutingControl(client: client, environment: environment))

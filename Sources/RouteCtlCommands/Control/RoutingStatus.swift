@@ -23,6 +23,8 @@ struct RoutingStatus: Equatable, Sendable {
     var isCallAudioOn: Bool
     /// Whether the default source is muted; nil when there is none.
     var isMicrophoneMuted: Bool?
+    /// The daemon's process id, when the daemon answers and the bus tells it.
+    var daemonProcessID: UInt32? = nil
 }
 
 /// Where the daemon's preferences come from, best first.
