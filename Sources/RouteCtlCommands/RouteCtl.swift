@@ -28,8 +28,8 @@ public struct RouteCtl: AsyncParsableCommand {
             Exit status: 0 on success, 64 for a usage error (a misspelled kind among them), \
             65 for a dump that cannot be read as one, 66 for a file that cannot be opened, 67 \
             when no such device or kind is present (the message lists those there are), 68 \
-            when no daemon runs (prefer needs one) or it stops answering, 69 when no sound \
-            server can be reached, 70 when the server refused or failed a request, 72 when there is no session bus to \
+            when no daemon runs or answers (prefer needs one), 69 when no sound server can be \
+            reached, 70 when the server refused or failed a request, 72 when there is no session bus to \
             find the daemon on, 75 when a D-Bus name the daemon serves is owned by another \
             process, 78 for an invalid configuration file (its line and key named).
             """,
