@@ -21,6 +21,10 @@ struct SessionBusClients {
     var environment: [String: String] {
         var environment = bus.environment
         for name in ["PULSE_SERVER", "PIPEWIRE_RUNTIME_DIR", "PIPEWIRE_REMOTE"] { environment[name] = nil }
+        // The daemon keeps preferences set over D-Bus in its state file: in the bus's folder,
+        // never the user's, and no configuration file of the user's either.
+        environment["XDG_STATE_HOME"] = bus.directory + "/state"
+        environment["XDG_CONFIG_HOME"] = bus.directory + "/config"
         return environment
     }
 
