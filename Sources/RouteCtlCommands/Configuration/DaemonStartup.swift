@@ -68,8 +68,8 @@ struct DaemonStartup: Sendable {
         }
     }
 
-    /// The commands' way into the running engine, for the daemon's D-Bus API: `Use`,
-    /// `SetPreferences` (kept across restarts), `ClearPreferences`, calls, speaker, mute, status.
+    /// The commands' way into an engine running in this process, with this startup's
+    /// preferences (kept across restarts), as the daemon's D-Bus API drives its own.
     func routingControl(manager: AudioDeviceManager, server: any SourceMutingServer) -> EngineRoutingControl {
         EngineRoutingControl(manager: manager, preferences: preferences, server: server)
     }

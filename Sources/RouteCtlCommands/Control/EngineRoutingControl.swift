@@ -1,11 +1,12 @@
 import PulseAudio
 import RouteKit
 
-/// routectl's commands carried out inside the daemon, on its running engine: what the
-/// daemon's D-Bus API calls for `Use`, `SetPreferences`, `ClearPreferences`, `StartCall`,
-/// `EndCall`, `EnableSpeaker`, `MuteMic` and `Status`. Preferences set here are kept in the
-/// state file (``DaemonPreferences``), so that they outlive a restart; `clearPreferences`
-/// brings back the configured ones.
+/// routectl's commands carried out on a running engine in this process, as the daemon
+/// carries them out for its D-Bus API (which performs them with RouteKitDBus's
+/// `EngineDriver`, choosing devices with the same `DeviceTarget`). Preferences go through
+/// ``DaemonPreferences`` here and there alike (the API through ``StateFilePreferenceKeeper``):
+/// kept in the state file, so that they outlive a restart; `clearPreferences` brings back
+/// the configured ones.
 struct EngineRoutingControl: RoutingControl {
     /// The running engine.
     let manager: AudioDeviceManager
