@@ -18,9 +18,11 @@ struct DaemonBus: Sendable {
     func call(_ member: String, _ arguments: [BusValue] = [], timeout: Duration = changeTimeout,
               target: String? = nil) async throws -> [BusValue] {
         do {
-            return try await connection.call(BusCall(destination: RouteKitInterface.name, path: RouteKitInterface.path,
-                                                     interface: RouteKitInterface.name, member: member,
-                                                     arguments: arguments, timeout: timeout))
+            let call = BusCall(destination: RouteKitInterface.name, path: RouteKitInterface.path,
+                               interface: RouteKitInterface.name, member: member, arguments: arguments, timeout: timeout)
+            let connection = connection
+            // A little past sd-bus's own timeout, which then answers first with its own message.
+            return try await BusDeadline.within(timeout + .seconds(1)) { try await connection.call(call) }
         } catch let error as BusError {
             throw DaemonErrorMapping.failure(error, calling: member, timeout: timeout, target: target)
         }

@@ -38,19 +38,24 @@ enum DaemonLocator {
             return .noSessionBus("no bus answers at \(address) (\(error.message))")
         }
         do {
-            let owned = try await connection.call(question("NameHasOwner")).first?.boolValue ?? false
+            let owned = try await BusDeadline.within(DaemonBus.readTimeout) {
+                try await connection.call(question("NameHasOwner"))
+            }.first?.boolValue ?? false
             guard owned else {
                 await connection.close()
                 return .notRunning
             }
-            let processID = try? await connection.call(question("GetConnectionUnixProcessID")).first?.uint32Value
+            let processID = try? await BusDeadline.within(DaemonBus.readTimeout) {
+                try await connection.call(question("GetConnectionUnixProcessID"))
+            }.first?.uint32Value
             return .daemon(DaemonRoutingControl(bus: DaemonBus(connection: connection), processID: processID))
         } catch {
-            await connection.close()
+            // Not closed and awaited: closing flushes to a bus that may not be reading. Letting
+            // go of it asks its thread to close, without waiting.
             let reason = (error as? BusError)?.message ?? "\(error)"
             return .unanswered("""
-                the session bus at \(address) did not tell whether the daemon runs (\(reason); waited up to \
-                \(DaemonErrorMapping.seconds(DaemonBus.readTimeout))). Is the bus hung? 'busctl --user status' asks it too.
+                the session bus at \(address) did not tell within \(DaemonErrorMapping.seconds(DaemonBus.readTimeout)) \
+                whether the daemon runs (\(reason)). Is the bus hung? 'busctl --user status' asks it too.
                 """)
         }
     }

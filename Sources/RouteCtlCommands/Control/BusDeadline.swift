@@ -1,0 +1,22 @@
+import DBus
+
+/// A bound on a D-Bus call that sd-bus alone does not give: a call made while the
+/// connection is still authenticating waits for sd-bus's own 90 s authentication timeout,
+/// whatever the call's timeout says. Past the deadline the call is cancelled (its pending
+/// reply is dropped) and it fails with `org.freedesktop.DBus.Error.NoReply`.
+enum BusDeadline {
+    /// `body`'s result, or `NoReply` once `timeout` has passed.
+    static func within<Result: Sendable>(_ timeout: Duration, _ body: @escaping @Sendable () async throws -> Result)
+        async throws -> Result {
+        try await withThrowingTaskGroup(of: Result.self) { group in
+            group.addTask { try await body() }
+            group.addTask {
+                try await Task.sleep(for: timeout)
+                throw BusError(name: BusError.noReplyName, message: "no answer within \(timeout.components.seconds) s")
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next() else { throw CancellationError() }
+            return first
+        }
+    }
+}
