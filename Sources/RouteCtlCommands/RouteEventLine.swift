@@ -37,7 +37,7 @@ enum RouteEventLine {
         case .callAudioChanged(let isActive):
             "call audio: \(isActive ? "on" : "off")"
         case .connectionChanged(let isConnected):
-            isConnected ? "server: connection back" : "server: connection lost; waiting for it to come back"
+            isConnected ? "server: connected" : "server: connection lost; waiting for it to come back"
         case .yielded(let device, let overrides):
             "yielded: \(named(device)) after \(overrides) overrides by another client; not taking the default back"
         }

@@ -18,7 +18,8 @@ public enum AudioRouteEvent: Hashable, Sendable, CustomStringConvertible {
     case switchFailed(device: AudioDevice, reason: SwitchFailure)
     /// Call audio was turned on or off.
     case callAudioChanged(isActive: Bool)
-    /// The connection to the sound server was lost, or is back (the route is re-applied then).
+    /// The connection to the sound server was lost, or is there: when a run starts, and when it
+    /// is back after a loss (the route is re-applied then).
     case connectionChanged(isConnected: Bool)
     /// Someone else (another daemon, a mixer) took the default away `overrides` times in a
     /// short while: the manager stops taking it back, and audio stays on `to`, until the
@@ -36,7 +37,7 @@ public enum AudioRouteEvent: Hashable, Sendable, CustomStringConvertible {
         case .callAudioChanged(let isActive):
             "call audio \(isActive ? "on" : "off")"
         case .connectionChanged(let isConnected):
-            isConnected ? "connection to the server back" : "connection to the server lost"
+            isConnected ? "connected to the server" : "connection to the server lost"
         case .yielded(let device, let overrides):
             "yielded to \(device?.id.rawValue ?? "none") after \(overrides) overrides"
         case .devicesChanged(let devices):
