@@ -1,3 +1,4 @@
+import ProcessRunner
 import Synchronization
 
 extension SandboxServer {
@@ -30,7 +31,7 @@ extension SandboxServer {
                 state.children.first { !$0.process.isRunning }
             }
             if let exited {
-                let termination = await exited.process.completion(within: nil)?.termination ?? .unknown
+                let termination = await exited.process.completion(within: nil) ?? .unknown
                 throw SandboxError(
                     "\(exited.daemon.executableName) ended (\(termination)) before \(condition)",
                     command: exited.process.commandLine,
