@@ -110,7 +110,7 @@ final class ScriptSwitcher: Switcher {
         var environment = bench.server.environment
         environment["PATH"] = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
         let signals = bench.signals
-        process = try LineEmittingProcess(
+        process = try await LineEmittingProcess(
             executable: "/bin/bash", arguments: [Self.scriptPath, Bench.headsetPattern, Bench.speaker],
             environment: environment, wholeGroup: true
         ) { _, line in signals.push(.script(line)) }
@@ -128,7 +128,7 @@ final class ScriptSwitcher: Switcher {
 
     /// Ends bash, `pactl subscribe` and the loop: the whole process group.
     func stop(_ bench: Bench) async {
-        process?.stop()
+        await process?.stop()
         process = nil
     }
 }
