@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "DumpReader", targets: ["DumpReader"]),
         .library(name: "RouteKitTesting", targets: ["RouteKitTesting"]),
         .library(name: "SoundServerSandbox", targets: ["SoundServerSandbox"]),
+        .library(name: "DBus", targets: ["DBus"]),
         .executable(name: "routectl", targets: ["routectl"]),
         .executable(name: "routekit-sandbox", targets: ["routekit-sandbox"]),
     ],
@@ -66,6 +67,33 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // sd-bus from libsystemd, as a system library: headers in /usr/include/systemd, and a
+        // shim that applies sd-bus's vtable macros in C (no pkgConfig, as for libpulse).
+        .systemLibrary(
+            name: "CSystemdBus",
+            providers: [.apt(["libsystemd-dev"])]
+        ),
+        // The only Swift module that imports sd-bus: one thread per connection, every C
+        // callback, Sendable values in and out.
+        .target(
+            name: "DBus",
+            dependencies: [
+                "CSystemdBus",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        // The daemon's D-Bus API: io.github.routekit.RouteKit1 and callaudiod's interface, over
+        // DBus, driving an AudioDeviceManager. Deciding is pure; EngineDriver performs.
+        .target(
+            name: "RouteKitDBus",
+            dependencies: [
+                "DBus", "PulseAudio", "RouteKit",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strictSettings
+        ),
         // Reads pasted `pactl`/`pacmd`/PipeWire dumps from bug reports into PulseAudio's values.
         .target(
             name: "DumpReader",
@@ -88,9 +116,11 @@ let package = Package(
         .target(
             name: "RouteCtlCommands",
             dependencies: [
+                "DBus",
                 "DumpReader",
                 "PulseAudio",
                 "RouteKit",
+                "RouteKitDBus",
                 "SoundServerSandbox",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -160,6 +190,13 @@ let package = Package(
             path: "Benchmarks/PulseSoak",
             swiftSettings: strictSettings
         ),
+        // The DBus module under load, for scripts/leak-check: calls, signals, objects, loss.
+        .executableTarget(
+            name: "dbus-soak",
+            dependencies: ["DBus", "TestSupport"],
+            path: "Benchmarks/DBusSoak",
+            swiftSettings: strictSettings
+        ),
         // What the test targets share: waiting on events without sleeping, pacat streams.
         .target(
             name: "TestSupport",
@@ -199,9 +236,21 @@ let package = Package(
             dependencies: ["SoundServerSandbox"],
             swiftSettings: strictSettings
         ),
+        // The sd-bus wrapper against a private dbus-daemon: values, objects, signals, names, loss.
+        .testTarget(
+            name: "DBusTests",
+            dependencies: ["DBus", "TestSupport"],
+            swiftSettings: strictSettings
+        ),
+        // The D-Bus API's decisions, without a bus or a server.
+        .testTarget(
+            name: "RouteKitDBusTests",
+            dependencies: ["RouteKitDBus", "DBus", "RouteKit", "PulseAudio"],
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "RouteCtlTests",
-            dependencies: ["ProcessRunner", "RouteCtlCommands", "PulseAudio", "SoundServerSandbox", "TestSupport"],
+            dependencies: ["ProcessRunner", "RouteCtlCommands", "DBus", "PulseAudio", "SoundServerSandbox", "TestSupport"],
             swiftSettings: strictSettings
         ),
     ]

@@ -372,6 +372,11 @@ final class Bench {
         case .script(let line):
             if line.hasPrefix("switched ") { reported.insert(String(line.dropFirst("switched ".count))) }
             if line.hasPrefix("fell back ") { reported.insert(String(line.dropFirst("fell back ".count))) }
+        case .daemon(let line):
+            // `route: NAME (description) <- …`: the daemon's device ids are its sinks' names.
+            if line.hasPrefix("route: "), let name = line.dropFirst("route: ".count).split(separator: " ").first {
+                reported.insert(String(name))
+            }
         case .player(let line):
             playerLines.append(line)
         case .server, .route:

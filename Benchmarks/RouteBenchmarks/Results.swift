@@ -113,7 +113,7 @@ struct Results {
 
     /// The table of every figure, and RouteKit's ratio to each baseline, as Markdown.
     func table(switchers: [String], baseline: String) -> [String] {
-        var lines = ["| server | scenario | switcher | from the request: p50 / p90 / p99 / max | from the answer: p50 / p99 | baseline ÷ RouteKit p50 (p99) |",
+        var lines = ["| server | scenario | switcher | from the request: p50 / p90 / p99 / max | from the answer: p50 / p99 | switcher ÷ RouteKit daemon p50 (p99) |",
                      "|---|---|---|---|---|---|"]
         for server in SoundServerKind.allCases {
             for scenario in scenarios(on: server) {

@@ -126,6 +126,9 @@ enum Rounds {
             }
             var timedOut = seen == nil
             if seen != nil, switcher.reportsSwitches { _ = await bench.awaitReport(name, within: timeLimit) }
+            if let seen, let routeKit = switcher as? RouteKitSwitcher {
+                routeKit.noteTimeline(.appear, issued: plugged.issued, answered: plugged.answered, seen: seen)
+            }
             try await bench.fence()
 
             bench.clearReports()
@@ -136,6 +139,8 @@ enum Rounds {
             serverChoices += choices
             if switcher.fallsBack, seen != nil {
                 if let back {
+                    (switcher as? RouteKitSwitcher)?.noteTimeline(.fallback, issued: unplugged.issued,
+                                                                   answered: unplugged.answered, seen: back)
                     results[fallbackKey].samples.append(back - unplugged.issued)
                     results[fallbackKey].fromAnswer.append(back - unplugged.answered)
                 } else {
@@ -209,6 +214,51 @@ enum Rounds {
             let start = ContinuousClock.now
             _ = try await bench.observer.serverInfo()
             samples.append(.now - start)
+        }
+        return LatencySummary(samples)
+    }
+
+    /// The floor under any switcher outside the server: with none running, the observer
+    /// looks up each new headset the moment its `new` event arrives, as a switcher must before
+    /// it can choose it, and this times that lookup. The server answers late while it
+    /// finishes the plug, so this is more than the round trip at rest.
+    static func lookupAtPlug(_ bench: Bench, count: Int = 60) async throws -> LatencySummary {
+        try await withHeadsetPlugged(bench, count: count) { name in
+            let deadline = ContinuousClock.now + timeLimit
+            while let signal = await bench.signals.next(before: deadline) {
+                guard case .server(.subscription(let event)) = signal, event.facility == .sink, event.kind == .new else { continue }
+                let start = ContinuousClock.now
+                if try await bench.observer.sink(at: event.index)?.name == name { return .now - start }
+            }
+            return nil
+        }
+    }
+
+    /// The other floor: with no switcher running, the driver itself makes a plugged headset
+    /// the default, as a switcher's request would, and this times it until the observer reads
+    /// it. On PipeWire this is WirePlumber's reaction to a configured default.
+    static func setDefaultAtRest(_ bench: Bench, count: Int = 60) async throws -> LatencySummary {
+        try await withHeadsetPlugged(bench, count: count) { name in
+            try await bench.fence()
+            let start = ContinuousClock.now
+            try await bench.driver.setDefaultSink(name)
+            return try await bench.awaitDefaultSink(name, within: timeLimit).map { $0 - start }
+        }
+    }
+
+    /// `count` times: plugs a new headset, times `body` on it (nil: no sample), then unplugs
+    /// it and puts the speaker back, fenced on both sides.
+    private static func withHeadsetPlugged(_ bench: Bench, count: Int,
+                                           _ body: (String) async throws -> Duration?) async throws -> LatencySummary {
+        var samples: [Duration] = []
+        for _ in 0..<count {
+            let name = bench.nextHeadsetName()
+            let (module, _) = try await bench.plugHeadset(name)
+            if let sample = try await body(name) { samples.append(sample) }
+            try await bench.fence()
+            _ = try await bench.unplug(module)
+            try await bench.settleOnSpeaker()
+            try await bench.fence()
         }
         return LatencySummary(samples)
     }

@@ -4,9 +4,10 @@ import PulseAudio
 import RouteKit
 import SoundServerSandbox
 
-/// Switch latency, side by side on the same isolated servers in the same run, for three
-/// switchers: RouteKit's `AudioDeviceManager`, the server's `module-switch-on-connect`, and
-/// a `pactl subscribe | while read` script. A separate observer connection times each
+/// Switch latency, side by side on the same isolated servers in the same run, for four
+/// switchers: `routectl daemon` (RouteKit as users run it, a process of its own), RouteKit's
+/// `AudioDeviceManager` inside this process (which also reports where its time goes), the
+/// server's `module-switch-on-connect`, and a `pactl subscribe | while read` script. A separate observer connection times each
 /// switch, from the driver's trigger request (load or unload a headset's null sink) to the
 /// observer reading the outcome (Docs/Benchmarks.md defines each figure):
 ///
@@ -20,6 +21,7 @@ import SoundServerSandbox
 ///        [--streams N ...] [--no-streams] [--no-idle] [--idle-seconds N] [--only NAME] [--trace]
 ///
 /// `--only` keeps the switchers whose name starts with NAME (`routekit`, `module`, `pactl`);
+/// the daemon needs the release `routectl` built beside this executable;
 /// `--trace` prints what the switchers report as it happens, and counts RouteKit's debug
 /// messages as well as its warnings.
 @main
@@ -69,9 +71,10 @@ enum RouteBenchmarks {
             }
         }
         report("")
-        report("## Summary (p50 / p90 / p99 / max; ratio = baseline ÷ RouteKit at p50, at p99 in brackets)")
-        for line in results.table(switchers: ["RouteKit", "module-switch-on-connect", "pactl subscribe script"],
-                                  baseline: "RouteKit") {
+        report("## Summary (p50 / p90 / p99 / max; ratio = switcher ÷ RouteKit daemon at p50, at p99 in brackets)")
+        for line in results.table(switchers: ["RouteKit daemon", "RouteKit in-process", "module-switch-on-connect",
+                                              "pactl subscribe script"],
+                                  baseline: "RouteKit daemon") {
             report(line)
         }
         report("")
@@ -125,8 +128,16 @@ enum RouteBenchmarks {
         report("with no switcher, once the headset goes the server itself picks: \(choice ?? "no sink")"
                + (choice == Bench.speaker ? " (the fallback: scenario 2 proves nothing here)" : " (not the fallback)"))
         report("observer round trip at rest (server info): \(try await Rounds.observerRoundTrip(bench))")
+        report("observer's lookup of a new headset asked at its event, no switcher running (the floor for any "
+               + "switcher outside the server): \(try await Rounds.lookupAtPlug(bench))")
+        report("the driver's own set-default-sink → the observer reads it, no switcher running (the server's part "
+               + "of any switch): \(try await Rounds.setDefaultAtRest(bench))")
 
-        let switchers: [any Switcher] = [RouteKitSwitcher(), ModuleSwitcher(), ScriptSwitcher()].filter { switcher in
+        if !DaemonSwitcher.isBuilt {
+            report("RouteKit daemon skipped: \(DaemonSwitcher.executable) is not built (swift build -c release --product routectl)")
+        }
+        let daemon: [any Switcher] = DaemonSwitcher.isBuilt ? [DaemonSwitcher()] : []
+        let switchers: [any Switcher] = (daemon + [RouteKitSwitcher(), ModuleSwitcher(), ScriptSwitcher()]).filter { switcher in
             options.only.map { switcher.name.lowercased().hasPrefix($0.lowercased()) } ?? true
         }
         var unsupported: [String: String] = [:]
@@ -151,6 +162,7 @@ enum RouteBenchmarks {
         }
         if let routeKit = switchers.first(where: { $0 is RouteKitSwitcher }) as? RouteKitSwitcher {
             reportTimings(routeKit.collectedTimings)
+            reportTimelines(routeKit.timelines)
         }
         report("module-switch-on-connect rounds: the server itself chose \(Bench.external) \(serverChoices) times after the unplug")
         reportRestarts(restarts)
@@ -251,6 +263,18 @@ enum RouteBenchmarks {
                + [line("queue hop (libpulse callback → loop awake)", \.queueHop),
                   line("lookups", \.lookups), line("decision", \.decision),
                   line("route request answered", \.request), line("total", \.total)].joined(separator: "; "))
+    }
+
+    /// Where an in-process switch's time goes against the driver's answer, at the median of
+    /// each instant: when the event reached RouteKit, its lookups were answered, the machine
+    /// decided, the server answered the route request, and the observer read the new default.
+    static func reportTimelines(_ timelines: [Scenario: [[Duration]]]) {
+        let names = ["event received", "lookups answered", "decided", "request answered", "observer read it"]
+        for (scenario, rows) in timelines.sorted(by: { "\($0.key)" < "\($1.key)" }) where !rows.isEmpty {
+            let medians = names.indices.map { column in LatencySummary(rows.map { $0[column] }).p50 }
+            report("\(scenario), RouteKit in-process, median instants from the driver's answer (n=\(rows.count)): "
+                   + zip(names, medians).map { "\($0) \(format($1 * 1000)) µs" }.joined(separator: ", "))
+        }
     }
 
     /// Says which switchers got stuck and were restarted.

@@ -11,6 +11,8 @@ enum Signal: Sendable {
     case route(AudioRouteEvent)
     /// A line the switch-on-connect script printed.
     case script(String)
+    /// A line `routectl daemon` printed.
+    case daemon(String)
     /// A line the stream player printed.
     case player(String)
 }

@@ -3,6 +3,7 @@ import Foundation
 import PulseAudio
 import RouteKit
 import SoundServerSandbox
+import Synchronization
 
 /// Something that makes a newly connected headset the default sink: RouteKit, the server's
 /// own module, or a script. One runs at a time; each is started and stopped several times
@@ -24,7 +25,7 @@ protocol Switcher: AnyObject {
 /// RouteKit's `AudioDeviceManager` in system scope, with its own connection, preferring
 /// Bluetooth and then the speakerphone.
 final class RouteKitSwitcher: Switcher {
-    let name = "RouteKit"
+    let name = "RouteKit in-process"
     let reportsSwitches = true
     let fallsBack = true
     private var client: PulseClient?
@@ -62,9 +63,69 @@ final class RouteKitSwitcher: Switcher {
         forwarding = nil
     }
 
+    /// Per switch timed so far, by scenario: the engine's own instants and the observer's
+    /// reading, each against the driver's answer (negative: before it).
+    private(set) var timelines: [Scenario: [[Duration]]] = [:]
+
+    /// Places the manager's newest switch (one whose first event came after `issued`) on
+    /// the round's timeline: event received, lookups answered, decided, request answered, and
+    /// `seen`, the observer's reading; all from `answered`.
+    func noteTimeline(_ scenario: Scenario, issued: ContinuousClock.Instant, answered: ContinuousClock.Instant,
+                      seen: ContinuousClock.Instant) {
+        guard let timing = manager?.switchTimings.last, timing.received > issued else { return }
+        let received = timing.received - answered
+        let lookedUp = received + timing.queueHop + timing.lookups
+        let decided = lookedUp + timing.decision
+        timelines[scenario, default: []].append([received, lookedUp, decided, decided + timing.request, seen - answered])
+    }
+
     /// The devices the manager sees, for the setup's sanity check.
     func devices() async -> [AudioDevice] {
         (try? await manager?.allDevices) ?? []
+    }
+}
+
+/// `routectl daemon` (the release build beside this benchmark), a process of its own as users
+/// run it, preferring Bluetooth and then the speakerphone. Its `route:` lines are its reports.
+final class DaemonSwitcher: Switcher {
+    let name = "RouteKit daemon"
+    let reportsSwitches = true
+    let fallsBack = true
+    private var process: LineEmittingProcess?
+
+    /// The release `routectl`, beside this benchmark's executable.
+    static var executable: String {
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("routectl").path
+    }
+
+    /// Whether the release `routectl` is built.
+    static var isBuilt: Bool { FileManager.default.isExecutableFile(atPath: executable) }
+
+    /// Starts the daemon and returns once it says it runs.
+    func start(_ bench: Bench) async throws {
+        var environment = bench.server.environment
+        environment["PATH"] = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        let signals = bench.signals
+        let running = Mutex(false)
+        process = try await LineEmittingProcess(
+            executable: Self.executable, arguments: ["daemon", "--prefer", "bluetooth", "--prefer", "speakerphone"],
+            environment: environment
+        ) { _, line in
+            if line.hasPrefix("daemon: running") { running.withLock { $0 = true } }
+            signals.push(.daemon(line))
+        }
+        let deadline = ContinuousClock.now + .seconds(10)
+        while ContinuousClock.now < deadline {
+            if running.withLock({ $0 }) { return }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        throw BenchError("routectl daemon did not say it runs within 10 s")
+    }
+
+    /// SIGTERM: the daemon puts back what it changed, then exits.
+    func stop(_ bench: Bench) async {
+        await process?.stop()
+        process = nil
     }
 }
 

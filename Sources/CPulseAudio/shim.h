@@ -3,6 +3,7 @@
 
 #include <pulse/pulseaudio.h>
 #include <string.h>
+#include <sys/eventfd.h> /* wakes libpulse's loop thread for LoopThreadExecutor */
 
 /* pa_cvolume keeps its channels in a fixed C array, which Swift imports as a 32-element
  * tuple. These two helpers copy it to and from a flat buffer so that Swift never has to

@@ -81,12 +81,32 @@ public struct ServerDump: Sendable, Hashable {
     }
 
     /// The dump with each card, sink and source listed once, at its last listing: what a paste
-    /// of several captures of one machine ends with.
+    /// of several captures of one machine ends with (two `pactl list` runs, or `pactl list` then
+    /// `pacmd list-sinks` of the same sinks), so that each device is shown once.
+    ///
+    /// A sink or source keeps its card: its `Card:` index, which named a card of its own capture,
+    /// is pointed at the card of that name that is kept (captures may number cards differently).
     public func deduplicated() -> ServerDump {
         var result = self
         result.cards = Self.lastOfEach(cards, by: \.name)
-        result.sinks = Self.lastOfEach(sinks, by: \.name)
-        result.sources = Self.lastOfEach(sources, by: \.name)
+        let keptIndexByName = Dictionary(result.cards.map { ($0.name, $0.index) }, uniquingKeysWith: { _, last in last })
+        let namesByIndex = Dictionary(grouping: cards, by: \.index).mapValues { Set($0.map(\.name)) }
+        func keptCard(for index: UInt32?) -> UInt32? {
+            // An index that named two different cards (numbering changed between captures)
+            // says nothing: the sink keeps it, and card attribution by name decides.
+            guard let index, let names = namesByIndex[index], names.count == 1, let name = names.first else { return index }
+            return keptIndexByName[name] ?? index
+        }
+        result.sinks = Self.lastOfEach(sinks, by: \.name).map { sink in
+            var sink = sink
+            sink.card = keptCard(for: sink.card)
+            return sink
+        }
+        result.sources = Self.lastOfEach(sources, by: \.name).map { source in
+            var source = source
+            source.card = keptCard(for: source.card)
+            return source
+        }
         return result
     }
 

@@ -105,9 +105,17 @@ public final class PulseClient: Sendable {
         core.broadcaster.observe(handler)
     }
 
+    /// Runs Swift tasks on libpulse's event thread, between its callbacks. A task that prefers
+    /// it (`withTaskExecutorPreference(client.loopExecutor) { … }`) gets the client's events and
+    /// answers and sends its requests with no thread hop, which is how RouteKit's engine
+    /// switches within one round trip of an event. Such a task must never block. After
+    /// ``shutdown()`` its jobs run on the global executor.
+    public var loopExecutor: any TaskExecutor { core.loop.executor }
+
     /// Closes the connection and stops the client's thread. Calls in flight throw
     /// ``PulseError/Code/connectionTerminated``, event streams finish, and later calls throw.
-    /// Idempotent; must not be called from inside a libpulse callback.
+    /// Idempotent. From a task running on ``loopExecutor`` it returns before the client's
+    /// thread has ended (that thread cannot join itself); elsewhere, after.
     public func shutdown() {
         core.shutdown()
     }

@@ -40,9 +40,23 @@ struct DaemonCommand: AsyncParsableCommand {
             --log-level info adds RouteKit's own log. Configs/routekit.service runs it as a \
             systemd user service.
 
+            It serves its D-Bus API, io.github.routekit.RouteKit1, on the session bus, so \
+            that a softphone in any language drives it: Use a device or kind, StartCall, \
+            EnableSpeaker, MuteMic and more, properties for the route and signals for its \
+            changes (Docs/DBus.md). 'busctl --user introspect' shows it all; for example:
+
+              busctl --user get-property io.github.routekit.RouteKit1 \\
+                /io/github/routekit/RouteKit1 io.github.routekit.RouteKit1 Route
+
+            With --callaudio it also answers for callaudiod (org.mobian_project.CallAudio), \
+            so that GNOME Calls, Chatty and callaudiocli drive it unmodified. When the session \
+            bus goes away, routing goes on, and the API comes back with the bus. --no-dbus \
+            leaves the bus alone.
+
             Exit status: 0 after a clean stop, 64 for a usage error (such as --prefer \
             virtual), 69 when no sound server can be reached, 70 when the server fails a \
-            request while starting.
+            request while starting, 75 when another process owns one of its bus names \
+            (another routectl daemon, or callaudiod with --callaudio).
             """)
 
     /// The server to route (`--server`).
@@ -53,6 +67,9 @@ struct DaemonCommand: AsyncParsableCommand {
         "A kind (bluetooth, wiredHeadset, speakerphone, earpiece) or a device id. Repeat it: the first is preferred, the rest are fallbacks.",
         valueName: "kind|id"))
     var prefer: [String] = []
+
+    /// The D-Bus API (`--no-dbus`, `--callaudio`).
+    @OptionGroup(title: "D-Bus") var bus: DaemonBusOptions
 
     /// How much of RouteKit's own log goes to standard error.
     @Option(name: .customLong("log-level"), help: ArgumentHelp(
@@ -65,7 +82,8 @@ struct DaemonCommand: AsyncParsableCommand {
         _ = try PreferenceArguments.parse(prefer)
     }
 
-    /// Connects, then runs ``RoutingService`` in a service group until SIGTERM or SIGINT.
+    /// Connects, takes the D-Bus names, then runs ``RoutingService`` and the D-Bus API
+    /// (`RouteKitBusService`) in a service group until SIGTERM or SIGINT.
     func run() async throws {
         // Standard error may be a pipe whose reader goes away (`routectl daemon 2>&1 | head -1`):
         // SIGPIPE would kill the daemon before it puts anything back. Failed writes are dropped
@@ -87,9 +105,14 @@ struct DaemonCommand: AsyncParsableCommand {
             let manager = AudioDeviceManager(
                 server: client, scope: .system, preferences: preferences,
                 configuredDefaults: ConfiguredDefaultsSource.reader(server: server.server), logger: logger)
-            let service = RoutingService(manager: manager, serverDescription: serverDescription,
+            let api = try await bus.service(manager: manager, client: client, logger: logger)
+            var routing = RoutingService(manager: manager, serverDescription: serverDescription,
                                          write: printToStandardError)
-            var group = ServiceGroupConfiguration(services: [service], gracefulShutdownSignals: [.sigterm, .sigint],
+            routing.announcements = api.map { [$0.announcement] } ?? []
+            // Shut down in reverse order: routing first (it restores), then the API, which
+            // reports the route routing left behind.
+            let services: [any Service] = (api.map { [$0.service] } ?? []) + [routing]
+            var group = ServiceGroupConfiguration(services: services, gracefulShutdownSignals: [.sigterm, .sigint],
                                                   logger: logger)
             // A stop that hangs (a frozen server) is cancelled rather than waited for forever.
             group.maximumGracefulShutdownDuration = .seconds(15)

@@ -13,6 +13,8 @@ enum RouteCtlFailure: Error, CustomStringConvertible {
     case unusableDumpFile(DumpFileError)
     /// A dump could not be understood.
     case malformedDump(path: String, line: Int, message: String)
+    /// A D-Bus name the daemon serves is owned by another process (another daemon, callaudiod).
+    case busNameTaken(String)
 
     var description: String {
         switch self {
@@ -28,10 +30,13 @@ enum RouteCtlFailure: Error, CustomStringConvertible {
             "\(error)"
         case .malformedDump(let path, let line, let message):
             "\(path):\(line): \(message)"
+        case .busNameTaken(let message):
+            message
         }
     }
 
-    /// EX_UNAVAILABLE (69), EX_SOFTWARE (70), EX_NOINPUT (66) or EX_DATAERR (65).
+    /// EX_UNAVAILABLE (69), EX_SOFTWARE (70), EX_NOINPUT (66), EX_DATAERR (65) or, for a bus
+    /// name someone else owns, EX_TEMPFAIL (75: try again once they have let it go).
     var exitCode: ExitCode {
         switch self {
         case .serverUnreachable: ExitCode(69)
@@ -39,6 +44,7 @@ enum RouteCtlFailure: Error, CustomStringConvertible {
         case .unusableDumpFile(.tooLarge): ExitCode(65)
         case .unusableDumpFile: ExitCode(66)
         case .malformedDump: ExitCode(65)
+        case .busNameTaken: ExitCode(75)
         }
     }
 }

@@ -12,6 +12,8 @@ struct RoutingService: Service {
     let serverDescription: String
     /// Where lines go (standard error).
     let write: @Sendable (String) -> Void
+    /// Lines written right after the first ones, such as where the D-Bus API is served.
+    var announcements: [String] = []
 
     /// Runs the manager until graceful shutdown. Throws
     /// ``RouteCtlFailure/requestFailed(_:)`` when the server cannot be read at start, and
@@ -48,8 +50,14 @@ struct RoutingService: Service {
         try Task.checkCancellation()
     }
 
-    /// The first lines: what the daemon prefers, and preferences that match no device now.
+    /// The first lines: what the daemon prefers, preferences that match no device now, then
+    /// the ``announcements``.
     private func announce() async {
+        await announceRouting()
+        for line in announcements { write(TerminalText.escaped(line)) }
+    }
+
+    private func announceRouting() async {
         let serverDescription = TerminalText.escaped(serverDescription)
         let preferences = manager.preferences
         guard !preferences.isEmpty else {

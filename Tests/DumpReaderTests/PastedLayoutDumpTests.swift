@@ -96,6 +96,42 @@ struct PastedLayoutDumpTests {
         #expect(dump.sinks.map(\.name) == ["a", "b"])
     }
 
+    @Test("an elision mark a person left ('...', '…', '[...]') keeps the block it sits in, even at column 0")
+    func elisionMarks() throws {
+        let text = """
+            Card #0
+            \tName: alsa_card.pci-0000_00_1f.3
+            \tDriver: module-alsa-card.c
+            \tProperties:
+            ...
+            \tProfiles:
+            […]
+            \tActive Profile: output:analog-stereo
+            \tPorts:
+            \t\tanalog-input-internal-mic: Internal Microphone (priority: 8900, latency offset: 0 usec)
+            \t\t\tPart of profile(s): input:analog-stereo
+            ….
+            \t\tanalog-output-speaker: Speakers (priority: 10000, latency offset: 0 usec)
+            """
+        let dump = try ServerDump.parse(text)
+        #expect(dump.cards.map(\.name) == ["alsa_card.pci-0000_00_1f.3"])
+        #expect(dump.cards.first?.ports.map(\.name) == ["analog-input-internal-mic", "analog-output-speaker"])
+        #expect(dump.cards.first?.activeProfileName == "output:analog-stereo")
+    }
+
+    @Test("a line of two dots or of dots and words is text, not an elision mark")
+    func notElisionMarks() throws {
+        let text = """
+            Sink #0
+            \tName: a
+            \tDescription: ..
+            \tDriver: ... module
+            """
+        let dump = try ServerDump.parse(text)
+        #expect(dump.sinks.first?.description == "..")
+        #expect(dump.sinks.first?.driver == "... module")
+    }
+
     @Test("a dump of several captures lists a device each time; deduplicated keeps the last")
     func captures() throws {
         let text = """

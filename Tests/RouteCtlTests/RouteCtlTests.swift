@@ -109,6 +109,17 @@ struct RouteCtlTests {
         #expect(table.standardOutput.contains("bluetooth"))
     }
 
+    @Test("list --from-dump shows each device once when the paste holds the machine twice (pactl, then pacmd)")
+    func fromDumpPastedTwice() async throws {
+        let routectl = try Executable.built("routectl")
+        let file = Corpus.path(of: "59_desktop-alc887-lineout-front-headphones-french-pactl-and-pacmd_pa-11.txt")
+        let result = try await routectl.run(["list", "--from-dump", file, "--json"])
+        #expect(result.status == 0, "\(result.standardError)")
+        let devices = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [[String: Any]])
+        let ids = devices.compactMap { $0["id"] as? String }
+        #expect(ids.count == 2 && Set(ids).count == 2, "\(ids)")
+    }
+
     @Test("a malformed dump is refused with the line; a missing file, a FIFO or /dev/zero with exit 66")
     func badDumps() async throws {
         let routectl = try Executable.built("routectl")

@@ -146,17 +146,22 @@ final class RunningProcess: Sendable {
     private let head: ChildProcess?
 
     /// Starts `executable` with `arguments`, in this process's environment without the
-    /// variables that could lead it to another sound server than the one its arguments name.
+    /// variables that could lead it to another sound server than the one its arguments name,
+    /// or to the user's session bus (a daemon would serve its D-Bus API there, and the next
+    /// test's daemon would find the name taken).
     /// Given `standardErrorLineLimit`, standard error goes through `head -n` that many lines,
     /// which then exits and closes the pipe, as in `routectl daemon 2>&1 | head -1`.
     convenience init(_ executable: Executable, _ arguments: [String], standardErrorLineLimit: Int? = nil) async throws {
         var environment = ProcessInfo.processInfo.environment
-        for name in ["PULSE_SERVER", "PIPEWIRE_RUNTIME_DIR", "PIPEWIRE_REMOTE"] { environment[name] = nil }
-        try await self.init(executable.url.path, arguments, environment: environment, standardErrorLineLimit: standardErrorLineLimit)
+        for name in ["PULSE_SERVER", "PIPEWIRE_RUNTIME_DIR", "PIPEWIRE_REMOTE", "DBUS_SESSION_BUS_ADDRESS", "XDG_RUNTIME_DIR"] {
+            environment[name] = nil
+        }
+        try await self.init(executable.url, arguments, environment: environment, standardErrorLineLimit: standardErrorLineLimit)
     }
 
-    /// Starts the program at `path` with `arguments` and exactly `environment`.
-    init(_ path: String, _ arguments: [String], environment: [String: String], standardErrorLineLimit: Int? = nil) async throws {
+    /// Starts the program at `url` with `arguments` and exactly `environment`.
+    init(_ url: URL, _ arguments: [String], environment: [String: String], standardErrorLineLimit: Int? = nil) async throws {
+        let path = url.path
         guard let limit = standardErrorLineLimit else {
             process = try await ChildProcess.launch([path] + arguments, environment: environment,
                                                     output: standardOutput.output, error: .separately(standardError.output))

@@ -38,6 +38,20 @@ struct CardlessDeviceTests {
         #expect(devices[1].availability == .unavailable)
     }
 
+    @Test("a sink listed twice (two captures in one paste) is one device per port, from its last listing")
+    func listedTwice() {
+        let first = sink("alsa_output.x", [port("analog-output-lineout", "Line Out", .line, .available),
+                                           port("analog-output-headphones", "Headphones", .headphones)],
+                         active: "analog-output-headphones", laptop)
+        var second = first
+        second.ports[1].availability = .available
+        let devices = DeviceModel.devices(cards: [], sinks: [first, second], sources: [],
+                                          defaultSinkName: "alsa_output.x", defaultSourceName: nil)
+        #expect(devices.map(\.id.rawValue) == ["alsa_output.x/analog-output-lineout", "alsa_output.x/analog-output-headphones"])
+        #expect(devices[1].availability == .available)
+        #expect(devices.filter(\.isActive).count == 1)
+    }
+
     @Test("a sink with one port keeps its name as its id")
     func onePort() {
         let sink = sink("alsa_output.usb", [port("analog-output", "Analog Output")], active: "analog-output",

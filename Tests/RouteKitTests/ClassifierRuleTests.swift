@@ -8,10 +8,11 @@ struct ClassifierRuleTests {
     private func kind(direction: ClassificationEvidence.Direction = .output, owner: String = "alsa_card.pci-0000_00_1f.3",
                       _ properties: [String: String] = [:], port: String? = nil, type: DevicePortType = .unknown,
                       availability: PortAvailability = .unknown, group: String? = nil, monitor: Bool = false,
-                      driver: String? = nil) -> AudioDeviceKind {
+                      driver: String? = nil, offersOutput: Bool? = nil) -> AudioDeviceKind {
         DeviceClassifier.classify(ClassificationEvidence(
             direction: direction, ownerName: owner, driver: driver, properties: properties, portName: port,
-            portType: type, availability: availability, availabilityGroup: group, isMonitor: monitor))
+            portType: type, availability: availability, availabilityGroup: group, isMonitor: monitor,
+            ownerOffersOutput: offersOutput))
     }
 
     private let laptop = ["device.bus": "pci", "device.form_factor": "internal", "device.api": "alsa"]
@@ -101,5 +102,54 @@ struct ClassifierRuleTests {
         // An option that happens to name another connector says nothing of the path's form.
         #expect(kind(desktop, port: "analog-output-speaker;output-headphone-amp-on") == .speakerphone)
         #expect(kind(desktop, port: "analog-output;output-speaker-on") == .external)
+    }
+
+    @Test("a USB port called or typed speaker is a loudspeaker only when the form factor says one")
+    func usbSpeakerNamedPorts() {
+        let microphone = ["device.bus": "usb", "device.form_factor": "microphone"]
+        #expect(kind(microphone, port: "analog-output-speaker") == .wiredHeadset)
+        #expect(kind(["device.bus": "usb", "device.form_factor": "headset"], port: "analog-output-speaker", type: .speaker)
+                == .wiredHeadset)
+        #expect(kind(["device.bus": "usb", "device.form_factor": "speaker"], port: "analog-output-speaker", type: .speaker)
+                == .speakerphone)
+        #expect(kind(["device.bus": "usb", "device.form_factor": "internal"], port: "analog-output-speaker") == .speakerphone)
+        #expect(kind(laptop, port: "analog-output-speaker", type: .speaker) == .speakerphone)
+        // A form factor that is neither a person's nor a room speaker's decides by itself.
+        #expect(kind(["device.bus": "usb", "device.form_factor": "tv"], port: "analog-output-speaker", type: .speaker)
+                == .external)
+    }
+
+    @Test("a USB microphone that says nothing of its form is a headset's, unless its card has no output at all")
+    func usbMicrophoneWithoutOutput() {
+        let usb = ["device.bus": "usb"]
+        #expect(kind(direction: .input, usb, port: "analog-input-mic", type: .mic, offersOutput: false) == .external)
+        #expect(kind(direction: .input, usb, port: "analog-input-mic", type: .mic, offersOutput: true) == .wiredHeadset)
+        #expect(kind(direction: .input, usb, port: "analog-input-mic", type: .mic) == .wiredHeadset)
+        #expect(kind(direction: .input, ["device.bus": "usb", "device.form_factor": "headset"], port: "analog-input-mic",
+                     offersOutput: false) == .wiredHeadset)
+    }
+
+    @Test("a port that names nothing, or a card without ports, is what its ALSA card or PCM is named after")
+    func alsaNamesForGenericPorts() {
+        let jack = ["alsa.card_name": "bcm2835 Headphones", "device.form_factor": "internal"]
+        #expect(kind(jack, port: "analog-output", type: .analog) == .wiredHeadset)
+        let hdmiCard = ["alsa.card_name": "HDA Intel HDMI", "device.bus": "pci", "device.form_factor": "internal",
+                        "device.description": "Audio interno"]
+        #expect(kind(hdmiCard) == .external)
+        #expect(kind(["alsa.name": "HDMI 0", "device.bus": "pci"], port: "analog-output") == .external)
+        // A port that names its role keeps it: the card's name does not override it.
+        #expect(kind(["alsa.card_name": "HDA Intel HDMI", "device.bus": "pci"], port: "analog-output-speaker") == .speakerphone)
+        #expect(kind(["alsa.card_name": "HDA Intel PCH", "device.bus": "pci", "device.api": "alsa"], port: "analog-output")
+                == .external)
+    }
+
+    @Test("raw interface channels (Pro Audio, UCM Direct) are external unless a form factor says more")
+    func rawInterfaceChannels() {
+        let usb = ["device.bus": "usb", "device.api": "alsa"]
+        #expect(kind(usb, port: "[Out] Direct") == .external)
+        #expect(kind(direction: .input, usb, port: "[In] Direct") == .external)
+        #expect(kind(owner: "alsa_output.usb-Interface-00.pro-output-0", usb) == .external)
+        #expect(kind(owner: "alsa_output.usb-Headset-00.pro-output-0", ["device.bus": "usb", "device.form_factor": "headset"])
+                == .wiredHeadset)
     }
 }

@@ -11,8 +11,9 @@ struct DumpLine: Sendable {
     var followsBlank: Bool
 
     /// Splits `input` into lines and drops what no tool printed: blank lines, `# ` comments and
-    /// separators (corpus headers included), Markdown code fences, e-mail quote marks (`> `)
-    /// and the `>>> ` prompt of an interactive `pacmd`.
+    /// separators (corpus headers included), Markdown code fences, e-mail quote marks (`> `),
+    /// the `>>> ` prompt of an interactive `pacmd`, and the elision marks a person leaves where
+    /// they cut text out (`...`, `…`, `[...]`), which must not end the block they sit in.
     static func lines(of input: String) -> [DumpLine] {
         input.withUTF8Bytes { bytes in
             var result: [DumpLine] = []
@@ -90,12 +91,38 @@ struct DumpLine: Sendable {
         }
     }
 
+    /// A line of nothing but an ellipsis, bare or in brackets: `...`, `....`, `…`, `[...]`, `(…)`.
+    private static func isElision(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
+        var inner = range
+        if inner.count >= 2, [UInt8(ascii: "["), UInt8(ascii: "(")].contains(bytes[inner.lowerBound]),
+           [UInt8(ascii: "]"), UInt8(ascii: ")")].contains(bytes[inner.upperBound - 1]) {
+            inner = inner.lowerBound + 1..<inner.upperBound - 1
+        }
+        var dots = 0
+        var position = inner.lowerBound
+        while position < inner.upperBound {
+            if bytes[position] == UInt8(ascii: ".") {
+                dots += 1
+                position += 1
+            } else if position + 2 < inner.upperBound, bytes[position] == 0xE2, bytes[position + 1] == 0x80,
+                      bytes[position + 2] == 0xA6 {
+                dots += 3
+                position += 3
+            } else {
+                return false
+            }
+        }
+        return dots >= 3
+    }
+
     private static func isBlank(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
         range.allSatisfy { [9, 11, 12, 32].contains(bytes[$0]) }
     }
 
-    /// Comment and separator lines (`# note`, `#`, `# ----`, `## Section`) and code fences.
+    /// Comment and separator lines (`# note`, `#`, `# ----`, `## Section`), code fences and
+    /// elision marks.
     private static func isNoise(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
+        if isElision(bytes, range) { return true }
         let first = bytes[range.lowerBound]
         if range.count >= 3, first == UInt8(ascii: "`") || first == UInt8(ascii: "~"),
            bytes[range.lowerBound + 1] == first, bytes[range.lowerBound + 2] == first {

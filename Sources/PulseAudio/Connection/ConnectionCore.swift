@@ -315,7 +315,17 @@ final class ConnectionCore: @unchecked Sendable {
         }
         guard !alreadyDown else { return }
         task?.cancel()
-        loop.stop()
-        broadcaster.finish()
+        guard loop.isLoopThread else {
+            loop.stop()
+            broadcaster.finish()
+            return
+        }
+        // The client's last owner let go of it in a task running on the loop's own thread
+        // (``LoopThreadExecutor``), which cannot stop and join itself: another thread does.
+        let (loop, broadcaster) = (loop, broadcaster)
+        Task.detached {
+            loop.stop()
+            broadcaster.finish()
+        }
     }
 }

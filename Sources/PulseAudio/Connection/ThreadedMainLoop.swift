@@ -10,6 +10,8 @@ final class ThreadedMainLoop: @unchecked Sendable {
     let pointer: OpaquePointer
     /// The vtable a context is created with.
     let api: UnsafeMutablePointer<pa_mainloop_api>
+    /// Runs Swift tasks on this loop's thread.
+    let executor: LoopThreadExecutor
 
     init(name: String) {
         guard let pointer = pa_threaded_mainloop_new() else {
@@ -18,6 +20,7 @@ final class ThreadedMainLoop: @unchecked Sendable {
         self.pointer = pointer
         self.api = pa_threaded_mainloop_get_api(pointer)
         pa_threaded_mainloop_set_name(pointer, name)
+        self.executor = LoopThreadExecutor(api: api)
         guard pa_threaded_mainloop_start(pointer) == 0 else {
             fatalError("pa_threaded_mainloop_start failed: the event thread could not be created")
         }
@@ -35,13 +38,17 @@ final class ThreadedMainLoop: @unchecked Sendable {
         return try body()
     }
 
-    /// Stops the loop's thread and waits for it. Must not be called from the loop's thread.
+    /// Stops the loop's thread and waits for it; from then on the executor's jobs run on the
+    /// global executor. Must not be called from the loop's thread.
     func stop() {
         precondition(!isLoopThread, "the libpulse loop cannot stop itself from a callback")
         pa_threaded_mainloop_stop(pointer)
+        executor.loopStopped(api: api)
     }
 
     deinit {
+        pa_threaded_mainloop_stop(pointer)
+        executor.loopStopped(api: api)
         pa_threaded_mainloop_free(pointer)
     }
 }

@@ -101,3 +101,10 @@ func subscriptionCallback(_ context: OpaquePointer?, _ type: pa_subscription_eve
     let core = Unmanaged<ConnectionCore>.fromOpaque(u).takeUnretainedValue()
     core.broadcaster.yield(.subscription(SubscriptionEvent(type: type, index: index)))
 }
+
+/// libpulse's main loop saw the executor's wake descriptor readable (loop thread, lock held).
+func loopExecutorWakeCallback(_ api: UnsafeMutablePointer<pa_mainloop_api>?, _ event: OpaquePointer?,
+                              _ descriptor: Int32, _ flags: pa_io_event_flags_t, _ userdata: UnsafeMutableRawPointer?) {
+    guard let userdata else { return }
+    Unmanaged<LoopThreadExecutor>.fromOpaque(userdata).takeUnretainedValue().runQueuedJobs()
+}

@@ -33,12 +33,15 @@ public struct ClassificationEvidence: Hashable, Sendable {
     public var availabilityGroup: String?
     /// Whether the owner is a monitor source.
     public var isMonitor: Bool
+    /// Whether the card the port belongs to offers any output (a profile with a sink); nil
+    /// when that is not known (a sink or source without its card).
+    public var ownerOffersOutput: Bool?
 
     /// Evidence from its parts; only `direction` and `ownerName` are required.
     public init(direction: Direction, ownerName: String, driver: String? = nil, properties: [String: String] = [:],
                 portName: String? = nil, portDescription: String? = nil, portType: DevicePortType = .unknown,
                 portProperties: [String: String] = [:], availability: PortAvailability = .unknown,
-                availabilityGroup: String? = nil, isMonitor: Bool = false) {
+                availabilityGroup: String? = nil, isMonitor: Bool = false, ownerOffersOutput: Bool? = nil) {
         self.direction = direction
         self.ownerName = ownerName
         self.driver = driver
@@ -50,6 +53,7 @@ public struct ClassificationEvidence: Hashable, Sendable {
         self.availability = availability
         self.availabilityGroup = availabilityGroup
         self.isMonitor = isMonitor
+        self.ownerOffersOutput = ownerOffersOutput
     }
 }
 
@@ -76,7 +80,13 @@ extension ClassificationEvidence {
         self.init(direction: port.direction.contains(.output) ? .output : .input, ownerName: card.name,
                   driver: card.driver, properties: card.properties, portName: port.name,
                   portDescription: port.description, portType: port.type, portProperties: port.properties,
-                  availability: port.availability, availabilityGroup: port.availabilityGroup)
+                  availability: port.availability, availabilityGroup: port.availabilityGroup,
+                  ownerOffersOutput: Self.offersOutput(card))
+    }
+
+    /// Whether any of the card's profiles has a sink; nil when the card lists no profile.
+    private static func offersOutput(_ card: CardInfo) -> Bool? {
+        card.profiles.isEmpty ? nil : card.profiles.contains { $0.sinkCount > 0 }
     }
 
     /// The evidence for a card as a whole, for a card listed without usable ports: an input
@@ -85,6 +95,6 @@ extension ClassificationEvidence {
     public init(card: CardInfo) {
         let hasOutput = card.profiles.contains { $0.sinkCount > 0 } || !card.profiles.contains { $0.sourceCount > 0 }
         self.init(direction: hasOutput ? .output : .input, ownerName: card.name, driver: card.driver,
-                  properties: card.properties)
+                  properties: card.properties, ownerOffersOutput: Self.offersOutput(card))
     }
 }

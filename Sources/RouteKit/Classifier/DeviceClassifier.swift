@@ -16,14 +16,22 @@ import PulseAudio
 /// 5. Port names that name a connector (ACP `analog-output-headphones`, UCM `[Out] HDMI1`,
 ///    `iec958`, `Earpiece`; of PulseAudio 1.x's `path;option` names, the path), and for
 ///    port-less PipeWire nodes their profile and nick.
-/// 6. `device.form_factor`.
-/// 7. Port names that name a role (`speaker`, `mic`), with the jack's detectability: a
+/// 6. For a port that names neither a connector nor a role (`analog-output`) and for a card
+///    listed without ports, the ALSA card and PCM names, which the kernel gives after the
+///    connector (`bcm2835 Headphones`, `HDA Intel HDMI`, `HDMI 0`).
+/// 7. `device.form_factor`.
+/// 8. Port names that name a role (`speaker`, `mic`), with the jack's detectability: a
 ///    microphone whose availability is known is on a jack.
-/// 8. `device.bus` (a USB output with nothing more specific is a headset or headphone amplifier).
-/// 9. `device.icon_name` and `device.intended_roles`.
+/// 9. Raw interface channels (PipeWire's Pro Audio profile, UCM's `Direct` device) are
+///    ``AudioDeviceKind/external``: studio outputs and inputs, no person's device.
+/// 10. `device.bus` (a USB output with nothing more specific is a headset or headphone amplifier).
+/// 11. `device.icon_name` and `device.intended_roles`.
 ///
 /// USB Audio Class devices name their output path "speaker" whatever they are, so a USB
-/// device's speaker-named port counts as a speakerphone only with `device.form_factor=speaker`.
+/// device's speaker-named or speaker-typed port is a speakerphone only when its form factor
+/// says so (`speaker`, `internal`); otherwise it is where headphones plug in. A USB microphone
+/// that says nothing of its form is a headset's, unless its card offers no output at all:
+/// then it is a microphone of its own, which no person wears.
 public enum DeviceClassifier {
     /// The kind `evidence` shows.
     public static func classify(_ evidence: ClassificationEvidence) -> AudioDeviceKind {
@@ -34,8 +42,10 @@ public enum DeviceClassifier {
         if facts.formFactor == "webcam" { return .external }
         return kindFromPortType(facts)
             ?? kindFromConnectorName(facts)
+            ?? kindFromALSAName(facts)
             ?? kindFromFormFactor(facts)
             ?? kindFromRoleName(facts)
+            ?? kindFromRawChannels(facts)
             ?? kindFromBus(facts)
             ?? kindFromIconAndRoles(facts)
             ?? fallback(facts)
@@ -45,7 +55,7 @@ public enum DeviceClassifier {
 
     private static func kindFromPortType(_ facts: Facts) -> AudioDeviceKind? {
         switch facts.evidence.portType {
-        case .speaker: facts.isGenericUSB ? .wiredHeadset : .speakerphone
+        case .speaker: facts.speakerPortKind
         case .headphones, .headset: .wiredHeadset
         case .handset, .earpiece, .phone: .earpiece
         case .hdmi, .spdif, .tv, .video, .line: .external
@@ -68,6 +78,15 @@ public enum DeviceClassifier {
         return nil
     }
 
+    /// A generic port, or none: what the ALSA card and PCM are named after.
+    private static func kindFromALSAName(_ facts: Facts) -> AudioDeviceKind? {
+        guard !facts.connectorNamesARole else { return nil }
+        let names = facts.alsaNames
+        if names.contains(where: { $0.containsAny("hdmi", "displayport", "iec958", "spdif", "s/pdif") }) { return .external }
+        if names.contains(where: { $0.containsAny("headphone", "headset") }) { return .wiredHeadset }
+        return nil
+    }
+
     private static func kindFromFormFactor(_ facts: Facts) -> AudioDeviceKind? {
         switch facts.formFactor {
         case "headset", "headphone", "hands-free": .wiredHeadset
@@ -81,14 +100,21 @@ public enum DeviceClassifier {
 
     private static func kindFromRoleName(_ facts: Facts) -> AudioDeviceKind? {
         let names = facts.connectorNames
-        if names.contains(where: { $0.containsAny("speaker") }) {
-            return facts.isGenericUSB ? .wiredHeadset : .speakerphone
+        if names.contains(where: { $0.containsAny("speaker") }), let kind = facts.speakerPortKind {
+            return kind
         }
         if facts.evidence.direction == .input,
            names.contains(where: { $0.containsAny("mic", "microphone") }) {
             return facts.microphoneKind
         }
         return nil
+    }
+
+    /// PipeWire's Pro Audio profile (`pro-output-0`) and UCM's `Direct` device open an
+    /// interface's channels as they are: studio monitors and line or instrument inputs.
+    private static func kindFromRawChannels(_ facts: Facts) -> AudioDeviceKind? {
+        let raw = facts.connectorNames.contains { $0.containsAny("pro-output", "pro-input") || $0.hasSuffix("] direct") }
+        return raw ? .external : nil
     }
 
     private static func kindFromBus(_ facts: Facts) -> AudioDeviceKind? {
@@ -221,9 +247,29 @@ private struct Facts {
             || (properties.isEmpty && evidence.portName == nil)
     }
 
-    /// A USB device that says nothing of its form (USB Audio Class devices call their
-    /// output path "speaker" whatever they are).
-    var isGenericUSB: Bool { bus == "usb" && formFactor == nil }
+    /// What a port called or typed "speaker" is: a loudspeaker for the room, except on USB,
+    /// where USB Audio Class devices call their output path "speaker" whatever they are: there
+    /// it is one only when the form factor says so, and where headphones plug in when the form
+    /// factor is absent or something a person wears; nil when the form factor decides
+    /// (`tv`, `hifi`, `car`...).
+    var speakerPortKind: AudioDeviceKind? {
+        guard bus == "usb" else { return .speakerphone }
+        switch formFactor {
+        case "speaker", "internal": return .speakerphone
+        case nil, "headset", "headphone", "hands-free", "microphone": return .wiredHeadset
+        default: return nil
+        }
+    }
+
+    /// Whether the port's own names say what it does (`speaker`, `mic`) without naming a connector.
+    var connectorNamesARole: Bool {
+        connectorNames.contains { $0.containsAny("speaker", "mic") }
+    }
+
+    /// The ALSA card and PCM names, lowercased (`bcm2835 headphones`, `hdmi 0`).
+    var alsaNames: [String] {
+        ["alsa.card_name", "api.alsa.card.name", "alsa.name"].compactMap { properties[$0]?.lowercased() }
+    }
 
     /// A microphone: on a jack when its detection is known or grouped, else built in; on
     /// USB, what its form factor says.
@@ -234,8 +280,9 @@ private struct Facts {
             case "speaker": return .speakerphone
             case .some: return .external
             // A microphone on a USB device that says nothing of its form: a headset's, or a
-            // dock's or adapter's combo jack.
-            case nil: return .wiredHeadset
+            // dock's or adapter's combo jack; on a device with no output at all, a microphone
+            // of its own.
+            case nil: return evidence.ownerOffersOutput == false ? .external : .wiredHeadset
             }
         }
         if formFactor == "webcam" { return .external }

@@ -3,10 +3,12 @@ import PulseAudio
 
 /// The devices of a server, kept current from its events.
 ///
-/// `start()` reads everything once; after that each event costs work for the object it is
-/// about: one lookup on the server (`sink(at:)`, `card(at:)`, ...) and the devices of that
-/// one card (or that one card-less sink or source) rebuilt. After a reconnection it reads
-/// everything again, since changes made meanwhile were not announced.
+/// `start()` reads everything once; after that it follows the server's events a batch at a
+/// time, as the engine does (the same ``DeviceTracker``): removals cost nothing, an object
+/// changed several times in a batch costs one lookup, a batch's lookups go out together, and
+/// only the devices of the cards concerned are rebuilt. After a reconnection it reads
+/// everything again, since changes made meanwhile were not announced. On a `PulseClient` it
+/// follows on libpulse's own thread.
 ///
 /// ```swift
 /// let list = DeviceList(server: client)
@@ -40,10 +42,11 @@ public actor DeviceList {
 
     private let server: any AudioServer
     private let logger: Logger
-    private var state = DeviceListState()
+    private var tracker = DeviceTracker()
     private var subscribers: [Int: AsyncStream<Change>.Continuation] = [:]
     private var nextSubscriber = 0
-    private var eventTask: Task<Void, Never>?
+    /// What ``start()`` leaves running, ended by ``stop()``.
+    private var follower: Task<Void, Never>?
 
     /// A list over `server`; nothing is read until ``start()``.
     public init(server: any AudioServer, logger: Logger = Logger(label: "routekit.devices")) {
@@ -52,55 +55,67 @@ public actor DeviceList {
     }
 
     /// Reads every card, sink and source, then follows the server's events until ``stop()``.
+    /// Throws `PulseError` when the first read fails. Starting a started list does nothing.
     public func start() async throws {
-        guard eventTask == nil else { return }
-        let events = server.events()  // subscribe first: nothing between the read and the stream is lost
-        try await resynchronize()
-        eventTask = Task { [weak self] in
-            for await event in events {
-                guard let self else { return }
-                await self.handle(event)
+        guard follower == nil else { return }
+        // Observe first: nothing between the read and the first batch is lost.
+        let queue = InputQueue<PulseEvent?>()
+        let observation = server.observeEvents { queue.push($0) }
+        do {
+            try await resynchronize()
+        } catch {
+            observation.cancel()
+            throw error
+        }
+        let executor = server.preferredTaskExecutor
+        follower = Task { [weak self] in
+            await withTaskExecutorPreference(executor) {
+                defer { observation.cancel() }
+                while let batch = await queue.nextBatch(), !Task.isCancelled {
+                    guard let self, await self.follow(batch) else { return }
+                }
             }
         }
     }
 
-    /// Stops following events; ``devices`` keeps the last state.
+    /// Stops following events; ``devices`` keeps the last state. Ends every ``changes()``
+    /// stream.
     public func stop() {
-        eventTask?.cancel()
-        eventTask = nil
+        follower?.cancel()
+        follower = nil
         for continuation in subscribers.values { continuation.finish() }
         subscribers.removeAll()
     }
 
     /// Every device now, built-in microphones paired with the outputs that lack one and the
     /// active device marked.
-    public var devices: [AudioDevice] { state.devices() }
+    public var devices: [AudioDevice] { tracker.devices }
 
     /// The device with `id`, if present.
-    public func device(_ id: AudioDevice.ID) -> AudioDevice? { state.devices().first { $0.id == id } }
+    public func device(_ id: AudioDevice.ID) -> AudioDevice? { tracker.devices.first { $0.id == id } }
 
     /// The default sink's name, as the server last reported it.
-    public var defaultSinkName: String? { state.defaultSinkName }
+    public var defaultSinkName: String? { tracker.defaultSinkName }
 
     /// The default source's name, as the server last reported it.
-    public var defaultSourceName: String? { state.defaultSourceName }
+    public var defaultSourceName: String? { tracker.defaultSourceName }
 
     /// The sink named `name`, as the server last reported it (no request is made).
-    public func sink(named name: String) -> SinkInfo? { state.sinks.values.first { $0.name == name } }
+    public func sink(named name: String) -> SinkInfo? { tracker.state.sinks.values.first { $0.name == name } }
 
     /// The source named `name`, as the server last reported it (no request is made).
-    public func source(named name: String) -> SourceInfo? { state.sources.values.first { $0.name == name } }
+    public func source(named name: String) -> SourceInfo? { tracker.state.sources.values.first { $0.name == name } }
 
     /// The sink at `index`, as the server last reported it (no request is made).
-    public func sink(at index: UInt32) -> SinkInfo? { state.sinks[index] }
+    public func sink(at index: UInt32) -> SinkInfo? { tracker.state.sinks[index] }
 
     /// The source at `index`, as the server last reported it (no request is made).
-    public func source(at index: UInt32) -> SourceInfo? { state.sources[index] }
+    public func source(at index: UInt32) -> SourceInfo? { tracker.state.sources[index] }
 
     /// The card named `name`, as the server last reported it (no request is made).
-    public func card(named name: String) -> CardInfo? { state.cards.values.first { $0.name == name } }
+    public func card(named name: String) -> CardInfo? { tracker.state.cards.values.first { $0.name == name } }
 
-    /// One ``Change`` per event that changed something, from now on.
+    /// One ``Change`` per batch of events that changed something, from now on.
     public func changes() -> AsyncStream<Change> {
         let (stream, continuation) = AsyncStream.makeStream(of: Change.self)
         let id = nextSubscriber
@@ -118,7 +133,7 @@ public actor DeviceList {
     public struct Statistics: Hashable, Sendable {
         /// Events handled.
         public var events = 0
-        /// Single-object lookups on the server (at most one an event).
+        /// Single-object lookups on the server (at most one an event, one an object in a batch).
         public var lookups = 0
         /// Complete re-reads (at start, and after each reconnection).
         public var fullReads = 0
@@ -133,74 +148,60 @@ public actor DeviceList {
 
     // MARK: Events
 
-    func handle(_ event: PulseEvent) async {
+    /// One batch (nil: the server's connection was shut down). False when following ends.
+    func follow(_ batch: [PulseEvent?]) async -> Bool {
         let start = ContinuousClock.now
         defer {
-            statistics.events += 1
+            statistics.events += batch.count
             statistics.handlingTime += ContinuousClock.now - start
         }
-        do {
-            let change: Change
+        var subscriptions: [SubscriptionEvent] = []
+        var reconnected = false
+        for event in batch {
             switch event {
-            case .connectionStateChanged(.ready):
-                change = try await resynchronize()
-            case .connectionStateChanged:
-                return
-            case .subscription(let subscription):
-                change = try await apply(subscription)
+            case nil:
+                return false
+            case .subscription(let subscription)?:
+                subscriptions.append(subscription)
+            case .connectionStateChanged(.ready)?:
+                // What came before the connection was back belongs to the old one.
+                reconnected = true
+                subscriptions.removeAll()
+            case .connectionStateChanged?:
+                break
             }
-            publish(change)
+        }
+        do {
+            if reconnected {
+                publish(try await resynchronize())
+            } else if !subscriptions.isEmpty {
+                var tracker = self.tracker
+                let lookupStart = ContinuousClock.now
+                let change = try await tracker.apply(subscriptions, from: server)
+                self.tracker = tracker
+                if change.lookups > 0 {
+                    statistics.lookups += change.lookups
+                    statistics.lookupTime += ContinuousClock.now - lookupStart
+                }
+                publish(change.listChange)
+            }
         } catch let error as PulseError where error.code == .connectionTerminated || error.code == .badState {
             // The connection went away: the resynchronization after reconnecting covers it.
-            logger.debug("change not followed: disconnected", metadata: ["event": "\(event)"])
+            logger.debug("changes not followed: disconnected", metadata: ["events": "\(batch.count)"])
+        } catch is CancellationError {
+            return false
         } catch {
-            logger.warning("could not follow a change", metadata: ["event": "\(event)", "error": "\(error)"])
+            logger.warning("could not follow a change", metadata: ["events": "\(batch.count)", "error": "\(error)"])
         }
-    }
-
-    private func apply(_ event: SubscriptionEvent) async throws -> Change {
-        let index = event.index
-        switch (event.facility, event.kind) {
-        case (.sink, .remove): return state.removeSink(index)
-        case (.source, .remove): return state.removeSource(index)
-        case (.card, .remove): return state.removeCard(index)
-        case (.sink, _):
-            guard let sink = try await lookUp({ try await $0.sink(at: index) }) else { return state.removeSink(index) }
-            return state.upsert(sink)
-        case (.source, _):
-            guard let source = try await lookUp({ try await $0.source(at: index) }) else { return state.removeSource(index) }
-            return state.upsert(source)
-        case (.card, _):
-            guard let card = try await lookUp({ try await $0.card(at: index) }) else { return state.removeCard(index) }
-            return state.upsert(card)
-        case (.server, _):
-            let info = try await lookUp { try await $0.serverInfo() }
-            return state.setDefaults(sink: info.defaultSinkName, source: info.defaultSourceName)
-        default:
-            return Change()
-        }
-    }
-
-    /// One question to the server, counted and timed.
-    private func lookUp<Value: Sendable>(_ question: @Sendable (any AudioServer) async throws -> Value) async throws -> Value {
-        let start = ContinuousClock.now
-        defer {
-            statistics.lookups += 1
-            statistics.lookupTime += ContinuousClock.now - start
-        }
-        return try await question(server)
+        return true
     }
 
     @discardableResult
     private func resynchronize() async throws -> Change {
         statistics.fullReads += 1
-        async let info = server.serverInfo()
-        async let cards = server.cards()
-        async let sinks = server.sinks()
-        async let sources = server.sources()
-        let before = Set(state.devices().map(\.id))
-        state = try await DeviceListState(cards: cards, sinks: sinks, sources: sources, info: info)
-        let after = Set(state.devices().map(\.id))
+        let before = Set(tracker.devices.map(\.id))
+        tracker = try await DeviceTracker.read(from: server)
+        let after = Set(tracker.devices.map(\.id))
         return Change(added: after.subtracting(before), removed: before.subtracting(after),
                       changed: after.intersection(before), defaultsChanged: true)
     }

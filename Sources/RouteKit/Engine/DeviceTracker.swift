@@ -12,7 +12,14 @@ struct DeviceTracker: Sendable {
         var removed: Set<AudioDevice.ID> = []
         var changed: Set<AudioDevice.ID> = []
         var defaultsChanged = false
+        /// How many lookups the batch cost.
+        var lookups = 0
         var isEmpty: Bool { added.isEmpty && removed.isEmpty && changed.isEmpty && !defaultsChanged }
+
+        /// The same, as ``DeviceList`` publishes it.
+        var listChange: DeviceList.Change {
+            DeviceList.Change(added: added, removed: removed, changed: changed, defaultsChanged: defaultsChanged)
+        }
 
         mutating func merge(_ other: DeviceList.Change) {
             added.formUnion(other.added)
@@ -61,6 +68,7 @@ struct DeviceTracker: Sendable {
                 lookups.append(key)
             }
         }
+        change.lookups = lookups.count
         for (key, answer) in try await Self.lookUp(lookups, on: server) {
             change.merge(upsert(key, answer))
         }

@@ -224,7 +224,7 @@ struct EngineLoop: Sendable {
     /// A route request of an event-driven batch was answered: where its time went.
     private mutating func noteTiming() {
         guard let received = clock.received, let lookedUp = clock.lookedUp, let decided = clock.decided else { return }
-        timings.record(SwitchTiming(queueHop: clock.woke - received, lookups: lookedUp - clock.woke,
+        timings.record(SwitchTiming(received: received, queueHop: clock.woke - received, lookups: lookedUp - clock.woke,
                                     decision: decided - lookedUp, request: .now - decided))
         clock.received = nil
     }

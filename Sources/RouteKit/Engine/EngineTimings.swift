@@ -4,6 +4,8 @@ import Synchronization
 /// its own clock: for benchmarks (`route-benchmarks` prints them) and diagnostics. Only
 /// batches that led to a route request are kept, the last 1 024 of them.
 package struct SwitchTiming: Sendable, Hashable {
+    /// When libpulse's callback handed the batch's first event to the queue.
+    package var received: ContinuousClock.Instant
     /// libpulse's callback handed the first event of the batch to the queue → the loop woke.
     package var queueHop: Duration
     /// The loop woke → the batch's lookups were answered and the device state updated.

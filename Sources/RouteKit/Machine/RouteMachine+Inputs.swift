@@ -8,10 +8,14 @@ extension RouteMachine {
     mutating func start(devices: [AudioDevice], defaultSink: String?, defaultSource: String?,
                         configured: ConfiguredDefaults?, now: ContinuousClock.Instant) -> [RouteAction] {
         ledger = RestorationLedger(defaultSink: defaultSink, defaultSource: defaultSource, configured: configured)
+        let wasConnected = isConnected
         isConnected = true
         apply(devices: devices, defaultSink: defaultSink, defaultSource: defaultSource)
         newcomers.removeAll()
-        return decide(.started, now: now)
+        // A subscriber from before the start learns that the manager follows a server now,
+        // even when there is nothing to route.
+        let connected: [RouteAction] = wasConnected ? [] : [.emit(.connectionChanged(isConnected: true))]
+        return connected + decide(.started, now: now)
     }
 
     /// The server's devices or defaults changed. `added` and `removed` are the device ids

@@ -45,8 +45,16 @@ extension AudioDeviceManager: Service {
         }
     }
 
-    /// The run itself; `ready` hears of the first decision, or of the failure to start.
+    /// The run itself, on the server's preferred executor (libpulse's event thread for a
+    /// `PulseClient`: no thread hop between an event and its switch); `ready` hears of the
+    /// first decision, or of the failure to start.
     func run(ready: OneShotResult?) async throws {
+        try await withTaskExecutorPreference(server.preferredTaskExecutor) {
+            try await runLoop(ready: ready)
+        }
+    }
+
+    private func runLoop(ready: OneShotResult?) async throws {
         let queue = InputQueue<EngineInput>()
         let stopSignal = OneShotSignal()
         let claimed = core.withShared { shared -> Bool in

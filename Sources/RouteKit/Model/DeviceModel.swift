@@ -8,6 +8,11 @@ import PulseAudio
 /// one card's devices on an event about that card alone.
 public enum DeviceModel {
     /// Every device, from a complete snapshot. Monitor sources are not devices.
+    ///
+    /// Each id is one device: a snapshot that lists one card, sink or source twice (a pasted
+    /// dump holding `pactl list` and then `pacmd` of the same machine, or two captures) gives
+    /// its devices once, from the last listing; listings that differ in ports (a card before
+    /// and after a configuration change) give each of their ports.
     public static func devices(cards: [CardInfo], sinks: [SinkInfo], sources: [SourceInfo],
                                defaultSinkName: String?, defaultSourceName: String?) -> [AudioDevice] {
         let knownCards = Set(cards.map(\.index))
@@ -20,7 +25,7 @@ public enum DeviceModel {
         }
         devices += cardless(sinks: sinks.filter { $0.card.map { !knownCards.contains($0) } ?? true },
                             sources: sources.filter { $0.card.map { !knownCards.contains($0) } ?? true })
-        return markActive(pairBuiltInMicrophones(devices), defaultSinkName: defaultSinkName,
+        return markActive(pairBuiltInMicrophones(lastOfEachID(devices)), defaultSinkName: defaultSinkName,
                           defaultSourceName: defaultSourceName, sinks: sinks, sources: sources)
     }
 
@@ -115,6 +120,13 @@ public enum DeviceModel {
             }
         }
         return devices
+    }
+
+    /// `devices` with each id once, at its last place: the last listing of a card, sink or
+    /// source pasted twice.
+    static func lastOfEachID(_ devices: [AudioDevice]) -> [AudioDevice] {
+        var seen: Set<AudioDevice.ID> = []
+        return devices.reversed().filter { seen.insert($0.id).inserted }.reversed()
     }
 
     /// Headphones without a microphone (and any output left without an input) use the

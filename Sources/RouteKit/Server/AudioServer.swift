@@ -38,6 +38,11 @@ public protocol AudioServer: Sendable {
     /// handler directly, with no hop between.
     func observeEvents(_ handler: @escaping @Sendable (PulseEvent?) -> Void) -> EventObservation
 
+    /// Where the engine's loop should run: `PulseClient`'s event thread, so that an event, the
+    /// lookups it needs and the switch it causes take no thread hop; nil (the default) for the
+    /// global executor.
+    var preferredTaskExecutor: (any TaskExecutor)? { get }
+
     /// Makes `sink` the default sink.
     func setDefaultSink(_ sink: String) async throws
     /// Makes `source` the default source.
@@ -72,4 +77,12 @@ extension AudioServer {
     }
 }
 
-extension PulseClient: AudioServer {}
+extension AudioServer {
+    /// No preference: the engine runs on the global executor.
+    public var preferredTaskExecutor: (any TaskExecutor)? { nil }
+}
+
+extension PulseClient: AudioServer {
+    /// libpulse's event thread.
+    public var preferredTaskExecutor: (any TaskExecutor)? { loopExecutor }
+}

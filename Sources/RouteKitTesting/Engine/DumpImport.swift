@@ -68,7 +68,7 @@ struct DumpImport {
             .map { blueprint(of: $0.name, $0.properties, ports: $0.ports, activePort: $0.activePortName, volume: $0.volume) }
         let activeSources = dump.sources.filter { !$0.isMonitor && self.card(of: $0.name, $0.card, $0.ports)?.name == card.name }
             .map { blueprint(of: $0.name, $0.properties, ports: $0.ports, activePort: $0.activePortName, volume: $0.volume) }
-        let profiles = card.profiles.map { profile in
+        let profiles = Self.profilesWithActive(card, sinks: active.count, sources: activeSources.count).map { profile in
             let isActive = profile.name == card.activeProfileName
             return CardBlueprint.Profile(
                 name: profile.name, description: profile.description, priority: profile.priority,
@@ -87,6 +87,19 @@ struct DumpImport {
                                         properties: card.properties, ports: ports, profiles: profiles,
                                         activeProfile: card.activeProfileName ?? SimulationState.initialProfile(profiles),
                                         jacks: [], behavior: card.driver.contains("bluez") ? .bluetooth : .alsa)
+    }
+
+    /// The card's profiles, with the one it is in added when the paste left it out (an excerpt
+    /// that cut or elided the profile list): the server's card is always in one of its profiles,
+    /// `off` when the paste names none.
+    static func profilesWithActive(_ card: CardInfo, sinks: Int, sources: Int) -> [CardInfo.Profile] {
+        let active = card.activeProfileName ?? (card.profiles.isEmpty ? "off" : nil)
+        guard let active, !card.profiles.contains(where: { $0.name == active }) else { return card.profiles }
+        let offersNothing = active == "off"
+        return card.profiles + [CardInfo.Profile(name: active, description: active,
+                                                 sinkCount: offersNothing ? 0 : UInt32(sinks),
+                                                 sourceCount: offersNothing ? 0 : UInt32(sources),
+                                                 priority: 0, isAvailable: true)]
     }
 
     private func blueprint(of name: String, _ properties: [String: String], ports: [DevicePort], activePort: String?,
@@ -147,6 +160,12 @@ struct DumpImport {
                 if let sink = record.monitorOf.flatMap({ state.devices.output[$0] }) {
                     state.devices.output[sink.index]?.monitor = index
                     record.card = sink.card
+                    // A PipeWire monitor repeats its sink's ports; on a card they are the sink's,
+                    // and the monitor has none of its own, as PulseAudio's have none.
+                    if sink.card != nil {
+                        record.ownPorts = []
+                        record.activePortName = nil
+                    }
                 }
             }
             state.devices.input[index] = record

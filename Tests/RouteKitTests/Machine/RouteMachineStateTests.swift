@@ -27,6 +27,15 @@ struct RouteMachineStateTests {
         #expect(!state.isYielding)
     }
 
+    @Test func aStartWithNothingToRouteStillSaysTheServerIsFollowed() {
+        var rig = MachineRig([], defaultSink: nil)
+        #expect(!rig.machine.state.isConnected)
+        let started = rig.start()
+        #expect(started.events == [.connectionChanged(isConnected: true)])
+        #expect(rig.machine.state.isConnected)
+        #expect(rig.machine.route == nil)
+    }
+
     @Test func devicesChangedComesWithDeviceChangesNotWithAMovedDefault() {
         var rig = MachineRig([speaker, hdmi], defaultSink: speaker.sinkName)
         _ = rig.start()
@@ -74,7 +83,7 @@ struct RouteMachineStateTests {
         let plan = try #require(started.plans.first)
         #expect(plan.device.id == headset.id)
         #expect(!plan.setsSink && !plan.setsSource)
-        #expect(started.events.isEmpty)
+        #expect(started.events == [.connectionChanged(isConnected: true)])
 
         let applied = rig.machine.applicationRouteApplied(try #require(rig.device(headset.id)), now: rig.now)
         #expect(applied.routeChanges == [SeenRouteChange(nil, headset.id, .started)])

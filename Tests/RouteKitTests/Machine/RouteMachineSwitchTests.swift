@@ -22,14 +22,16 @@ struct RouteMachineSwitchTests {
                              preferences: PreferenceList([.kind(.bluetooth)]))
         let started = rig.start()
 
-        // The route is asked for first; nothing is reported yet.
+        // The route is asked for first (after saying the server is followed); nothing is
+        // reported of it yet.
         let plan = try #require(started.plans.first)
-        #expect(started.first == .route(plan))
+        #expect(started.first == .emit(.connectionChanged(isConnected: true)))
+        #expect(started.dropFirst().first == .route(plan))
         #expect(plan.device.id == headset.id)
         #expect(plan.sink == headset.sinkName)
         #expect(plan.setsSink)
         #expect(!plan.setsSource)
-        #expect(started.events.isEmpty)
+        #expect(started.events == [.connectionChanged(isConnected: true)])
         #expect(rig.machine.route == nil)
         #expect(rig.machine.pending?.device.id == headset.id)
         #expect(rig.machine.pending?.stage == .confirming(sink: headset.sinkName))

@@ -1,0 +1,139 @@
+import CSystemdBus
+import Glibc
+
+// Every C callback this module hands sd-bus or pthreads. They are plain functions at file
+// scope, never closure literals: a closure literal written in main-actor code inherits the
+// main actor and traps when C calls it on another thread. Each one runs on the connection's
+// own thread, copies what it needs out of the message into Swift values, and returns.
+
+/// The connection's thread: `userdata` is a `BusLoop` retained for the thread's lifetime.
+func busThreadMain(_ userdata: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
+    guard let userdata else { return nil }
+    let loop = Unmanaged<BusLoop>.fromOpaque(userdata).takeRetainedValue()
+    routekit_name_thread("routekit-dbus")
+    loop.runThread()
+    return nil
+}
+
+/// A `SocketWatch` wait's thread: `userdata` is its `SocketWatchThread`, retained for the thread.
+func socketWatchThreadMain(_ userdata: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
+    guard let userdata else { return nil }
+    let watch = Unmanaged<SocketWatchThread>.fromOpaque(userdata).takeRetainedValue()
+    routekit_name_thread("routekit-wait")
+    watch.run()
+    return nil
+}
+
+/// The answer to an outgoing call (or the error sd-bus makes up on a timeout or a lost
+/// connection). `userdata` is its `PendingCall`, still retained for the slot.
+func callReplyReceived(_ message: OpaquePointer?, _ userdata: UnsafeMutableRawPointer?,
+                       _ error: UnsafeMutablePointer<sd_bus_error>?) -> Int32 {
+    guard let userdata else { return 0 }
+    let pending = Unmanaged<PendingCall>.fromOpaque(userdata).takeUnretainedValue()
+    guard let message else {
+        pending.resolve(.failure(BusError.failed("\(pending.label): no reply message")))
+        return 0
+    }
+    if let failure = sd_bus_message_get_error(message), sd_bus_error_is_set(failure) != 0 {
+        let name = failure.pointee.name.map { String(cString: $0) } ?? BusError.failedName
+        let text = failure.pointee.message.map { String(cString: $0) } ?? ""
+        pending.resolve(.failure(BusError(name: name, message: text)))
+        return 0
+    }
+    do {
+        pending.resolve(.success(try MessageReader.readAll(message)))
+    } catch let failure {
+        pending.resolve(.failure(BusError(errno: -failure.code, doing: "\(failure.what) in the reply to \(pending.label)")))
+    }
+    return 0
+}
+
+/// An outgoing call's slot is gone: after its reply, or with the connection. Releases the
+/// `PendingCall`, failing it if nothing answered.
+func callSlotDestroyed(_ userdata: UnsafeMutableRawPointer?) {
+    guard let userdata else { return }
+    let pending = Unmanaged<PendingCall>.fromOpaque(userdata).takeRetainedValue()
+    pending.resolve(.failure(BusError(name: BusError.noReplyName,
+                                      message: "\(pending.label): the connection ended before the answer")))
+}
+
+/// An incoming call to an exported object's method. sd-bus has checked its argument types
+/// against the vtable already. `userdata` is the object's `ExportedObjectCore`.
+func exportedMethodCalled(_ message: OpaquePointer?, _ userdata: UnsafeMutableRawPointer?,
+                          _ error: UnsafeMutablePointer<sd_bus_error>?) -> Int32 {
+    guard let message, let userdata else { return -EINVAL }
+    let object = Unmanaged<ExportedObjectCore>.fromOpaque(userdata).takeUnretainedValue()
+    let member = sd_bus_message_get_member(message).map { String(cString: $0) } ?? ""
+    let sender = sd_bus_message_get_sender(message).map { String(cString: $0) }
+    let arguments: [BusValue]
+    do {
+        arguments = try MessageReader.readAll(message)
+    } catch let failure {
+        return sd_bus_error_set(error, BusError.invalidArgumentsName, "could not \(failure.what)")
+    }
+    let expectsReply = sd_bus_message_get_expect_reply(message) > 0
+    let held = expectsReply ? object.loop.hold(message) : nil
+    object.deliver(member: member, arguments: arguments, sender: sender, heldCall: held)
+    // Answered later, from the job BusMethodCall queues.
+    return 1
+}
+
+/// A property's value, appended inside the variant sd-bus has opened. `userdata` is the
+/// object's `ExportedObjectCore`.
+func exportedPropertyRead(_ bus: OpaquePointer?, _ path: UnsafePointer<CChar>?, _ interface: UnsafePointer<CChar>?,
+                          _ property: UnsafePointer<CChar>?, _ reply: OpaquePointer?,
+                          _ userdata: UnsafeMutableRawPointer?, _ error: UnsafeMutablePointer<sd_bus_error>?) -> Int32 {
+    guard let property, let reply, let userdata else { return -EINVAL }
+    let object = Unmanaged<ExportedObjectCore>.fromOpaque(userdata).takeUnretainedValue()
+    let name = String(cString: property)
+    guard let value = object.property(named: name) else {
+        return sd_bus_error_set(error, BusError.failedName, "the property \(name) has no value yet")
+    }
+    let appended = MessageWriter.append(value, to: reply)
+    return appended < 0 ? appended : 1
+}
+
+/// An exported object's registration is gone: unexported, or with the connection. Releases
+/// the `ExportedObjectCore` retained for sd-bus, and ends its stream of calls.
+func exportedObjectSlotDestroyed(_ userdata: UnsafeMutableRawPointer?) {
+    guard let userdata else { return }
+    let object = Unmanaged<ExportedObjectCore>.fromOpaque(userdata).takeRetainedValue()
+    object.finishCalls()
+}
+
+/// A signal that matched a subscription. `userdata` is its `MatchCore`.
+func signalMatched(_ message: OpaquePointer?, _ userdata: UnsafeMutableRawPointer?,
+                   _ error: UnsafeMutablePointer<sd_bus_error>?) -> Int32 {
+    guard let message, let userdata else { return 0 }
+    let match = Unmanaged<MatchCore>.fromOpaque(userdata).takeUnretainedValue()
+    guard let arguments = try? MessageReader.readAll(message) else { return 0 }
+    match.deliver(BusSignalMessage(
+        sender: sd_bus_message_get_sender(message).map { String(cString: $0) },
+        path: sd_bus_message_get_path(message).map { String(cString: $0) } ?? "",
+        interface: sd_bus_message_get_interface(message).map { String(cString: $0) } ?? "",
+        member: sd_bus_message_get_member(message).map { String(cString: $0) } ?? "",
+        arguments: arguments))
+    return 0
+}
+
+/// The bus's answer to a subscription's AddMatch. `userdata` is its `MatchCore`.
+func matchInstalled(_ message: OpaquePointer?, _ userdata: UnsafeMutableRawPointer?,
+                    _ error: UnsafeMutablePointer<sd_bus_error>?) -> Int32 {
+    guard let userdata else { return 0 }
+    let match = Unmanaged<MatchCore>.fromOpaque(userdata).takeUnretainedValue()
+    if let message, let failure = sd_bus_message_get_error(message), sd_bus_error_is_set(failure) != 0 {
+        let name = failure.pointee.name.map { String(cString: $0) } ?? BusError.failedName
+        let text = failure.pointee.message.map { String(cString: $0) } ?? ""
+        match.installed.resolve(.failure(BusError(name: name, message: text)))
+    } else {
+        match.installed.resolve(.success([]))
+    }
+    return 0
+}
+
+/// A subscription's match is gone: removed, or with the connection. Releases its `MatchCore`
+/// and ends its stream.
+func matchSlotDestroyed(_ userdata: UnsafeMutableRawPointer?) {
+    guard let userdata else { return }
+    Unmanaged<MatchCore>.fromOpaque(userdata).takeRetainedValue().finish()
+}

@@ -1,0 +1,61 @@
+import DBus
+import PulseAudio
+import RouteKit
+
+/// Performs ``EngineOperation``s on the manager and the microphone: the one place where a
+/// D-Bus call changes anything.
+public struct EngineDriver: Sendable {
+    /// The engine.
+    public let manager: AudioDeviceManager
+    /// The default source's mute.
+    public let microphone: any MicrophoneControl
+
+    /// A driver for `manager` and `microphone`.
+    public init(manager: AudioDeviceManager, microphone: any MicrophoneControl) {
+        self.manager = manager
+        self.microphone = microphone
+    }
+
+    /// Performs `operation`; returns once the engine has settled (the route confirmed, or
+    /// the next device tried). Throws the D-Bus error to answer with: `UnknownDevice` or
+    /// `NotUsable` when the device went away meanwhile, `ServerFailed` when the server
+    /// refused to mute.
+    public func perform(_ operation: EngineOperation) async throws(BusError) {
+        switch operation {
+        case .select(let device):
+            do {
+                try await manager.select(device)
+            } catch {
+                switch error {
+                case .noSuchDevice(let id):
+                    throw DeviceTarget.unknown("no device \"\(id)\" is present", await devices())
+                case .notUsable:
+                    throw BusError(name: RouteKitInterface.ErrorName.notUsable, message: error.description)
+                }
+            }
+        case .setPreferences(let preferences):
+            await manager.setPreferences(preferences)
+        case .callAudio(let on):
+            if on { await manager.activateCallAudio() } else { await manager.deactivateCallAudio() }
+        case .muteMicrophone(let mute):
+            do {
+                try await microphone.setMuted(mute)
+            } catch let error as PulseError {
+                throw BusError(name: RouteKitInterface.ErrorName.serverFailed,
+                               message: "the server could not \(error.operation): \(error.reason)")
+            } catch {
+                throw BusError(name: RouteKitInterface.ErrorName.serverFailed, message: "\(error)")
+            }
+        case .refresh:
+            await manager.refreshSpeakerphoneSetting()
+        case .nothing:
+            break
+        }
+    }
+
+    /// The devices the manager follows (or reads now, when it does not run); none when the
+    /// server cannot be read.
+    public func devices() async -> [AudioDevice] {
+        (try? await manager.allDevices) ?? []
+    }
+}

@@ -1,0 +1,48 @@
+import DBus
+
+/// RouteKit's own D-Bus API: `io.github.routekit.RouteKit1` at `/io/github/routekit/RouteKit1`
+/// on the session bus, under the bus name of the same name. Docs/DBus.md describes it.
+public enum RouteKitInterface {
+    /// The bus name and the interface's name.
+    public static let name = "io.github.routekit.RouteKit1"
+    /// The object's path.
+    public static let path = "/io/github/routekit/RouteKit1"
+
+    /// The errors the methods answer with, besides sd-bus's own
+    /// `org.freedesktop.DBus.Error.InvalidArgs` for arguments of the wrong types.
+    public enum ErrorName {
+        /// No device has this id, and it names no kind; the message lists the kinds and the devices.
+        public static let unknownDevice = "io.github.routekit.RouteKit1.Error.UnknownDevice"
+        /// The device is present but unavailable, or has no output.
+        public static let notUsable = "io.github.routekit.RouteKit1.Error.NotUsable"
+        /// A preference entry that could match nothing (a misspelled kind, `external`, `virtual`, empty).
+        public static let invalidPreference = "io.github.routekit.RouteKit1.Error.InvalidPreference"
+        /// The sound server refused or failed the request.
+        public static let serverFailed = "io.github.routekit.RouteKit1.Error.ServerFailed"
+    }
+
+    /// The methods, properties and signals.
+    public static let interface = BusInterface(
+        name: name,
+        methods: [
+            BusMethod("Use", arguments: [BusArgument("device_or_kind", .string)], results: [BusArgument("route", .string)]),
+            BusMethod("ClearSelection"),
+            BusMethod("SetPreferences", arguments: [BusArgument("entries", .array(.string))]),
+            BusMethod("ClearPreferences"),
+            BusMethod("StartCall"),
+            BusMethod("EndCall"),
+            BusMethod("EnableSpeaker", arguments: [BusArgument("enable", .boolean)]),
+            BusMethod("MuteMic", arguments: [BusArgument("mute", .boolean)]),
+            BusMethod("Refresh"),
+            BusMethod("ListDevices", results: [BusArgument("devices", .array(.dictionary(key: .string, value: .variant)))]),
+            BusMethod("Status", results: [BusArgument("status", .dictionary(key: .string, value: .variant))]),
+        ],
+        properties: RouteKitProperties.all,
+        signals: [
+            BusSignal("RouteChanged", arguments: [BusArgument("from", .string), BusArgument("to", .string),
+                                                  BusArgument("reason", .string)]),
+            BusSignal("SwitchFailed", arguments: [BusArgument("device", .string), BusArgument("step", .string),
+                                                  BusArgument("message", .string)]),
+            BusSignal("DevicesChanged", arguments: [BusArgument("devices", .array(.dictionary(key: .string, value: .variant)))]),
+        ])
+}

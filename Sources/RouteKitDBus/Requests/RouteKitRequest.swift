@@ -1,0 +1,88 @@
+import DBus
+import RouteKit
+
+/// A call to ``RouteKitInterface``'s methods, decoded and checked. Pure: deciding what it does
+/// (``operation(devices:state:)``) needs only the devices and the state, and nothing changes
+/// until ``EngineDriver`` performs the answer.
+public enum RouteKitRequest: Hashable, Sendable {
+    /// `Use(s)`: a device id or a kind, chosen by hand while present.
+    case use(String)
+    /// `ClearSelection()`.
+    case clearSelection
+    /// `SetPreferences(as)`, already parsed.
+    case setPreferences([AudioPreference])
+    /// `ClearPreferences()`.
+    case clearPreferences
+    /// `StartCall()`.
+    case startCall
+    /// `EndCall()`.
+    case endCall
+    /// `EnableSpeaker(b)`.
+    case enableSpeaker(Bool)
+    /// `MuteMic(b)`.
+    case muteMicrophone(Bool)
+    /// `Refresh()`.
+    case refresh
+    /// `ListDevices()`: read only.
+    case listDevices
+    /// `Status()`: read only.
+    case status
+
+    /// Decodes a call. sd-bus has checked the types against the interface already; a mismatch
+    /// here (a call built by hand) is `InvalidArgs` naming the expected signature.
+    public static func decode(member: String, arguments: [BusValue], devices: [AudioDevice]) throws(BusError) -> RouteKitRequest {
+        guard let method = RouteKitInterface.interface.method(named: member) else {
+            throw BusError(name: BusError.unknownMethodName, message: "\(RouteKitInterface.name) has no method \(member)")
+        }
+        guard arguments.map(\.signature) == method.arguments.map(\.signature) else {
+            throw BusError.invalidArguments("\(member) takes '\(method.argumentSignature)', not "
+                                            + "'\(BusSignature.sequence(arguments.map(\.signature)))'")
+        }
+        switch member {
+        case "Use": return .use(arguments[0].stringValue ?? "")
+        case "ClearSelection": return .clearSelection
+        case "SetPreferences":
+            return .setPreferences(try PreferenceEntries.parse(arguments[0].stringArrayValue ?? [], devices: devices))
+        case "ClearPreferences": return .clearPreferences
+        case "StartCall": return .startCall
+        case "EndCall": return .endCall
+        case "EnableSpeaker": return .enableSpeaker(arguments[0].boolValue ?? false)
+        case "MuteMic": return .muteMicrophone(arguments[0].boolValue ?? false)
+        case "Refresh": return .refresh
+        case "ListDevices": return .listDevices
+        default: return .status
+        }
+    }
+
+    /// What the request does to the engine, given the devices present and the state; throws
+    /// the D-Bus error to answer instead, when it names nothing usable.
+    public func operation(devices: [AudioDevice], state: AudioRouteState) throws(BusError) -> EngineOperation {
+        switch self {
+        case .use(let target): .select(try DeviceTarget.resolve(target, among: devices, route: state.route))
+        case .clearSelection: .select(nil)
+        case .setPreferences(let preferences): .setPreferences(preferences)
+        case .clearPreferences: .setPreferences([])
+        case .startCall: .callAudio(true)
+        case .endCall: .callAudio(false)
+        case .enableSpeaker(let enable): try SpeakerPlan.operation(enable: enable, devices: devices, state: state)
+        case .muteMicrophone(let mute): .muteMicrophone(mute)
+        case .refresh: .refresh
+        case .listDevices, .status: .nothing
+        }
+    }
+}
+
+/// What turning the speaker on or off means for the engine, for both APIs: on chooses a
+/// speakerphone by hand (the one in use, or the policy's first); off drops a hand-chosen
+/// speakerphone, so the preferences decide again. Pure.
+public enum SpeakerPlan {
+    /// The operation; throws `UnknownDevice` when the speaker is asked for and none is present.
+    public static func operation(enable: Bool, devices: [AudioDevice], state: AudioRouteState) throws(BusError) -> EngineOperation {
+        if enable {
+            return .select(try DeviceTarget.resolve(AudioDeviceKind.speakerphone.rawValue, among: devices, route: state.route))
+        }
+        guard let selection = state.selection,
+              devices.first(where: { $0.id == selection })?.kind == .speakerphone else { return .nothing }
+        return .select(nil)
+    }
+}

@@ -1,0 +1,59 @@
+import DBus
+import RouteKit
+
+/// Answers one call to RouteKit1: decode, decide, perform, publish, reply. An error answers
+/// the call before anything changed, except a device that vanished while it was chosen.
+enum RouteKitCallHandler {
+    static func answer(_ call: BusMethodCall, driver: EngineDriver, publisher: StatePublisher) async {
+        do throws(BusError) {
+            let devices = await driver.devices()
+            let state = driver.manager.state
+            let request = try RouteKitRequest.decode(member: call.member, arguments: call.arguments, devices: devices)
+            switch request {
+            case .listDevices:
+                publisher.publishState()
+                call.reply([DeviceRecord.list(devices)])
+            case .status:
+                // The properties too: the engine announces no event when it starts with nothing
+                // to route, so until a change they may still show the state from before its run.
+                let muted = await driver.microphone.isMuted()
+                publisher.publishState()
+                publisher.publish(microphoneMuted: muted)
+                call.reply([RouteKitProperties.statusRecord(state, microphoneMuted: muted)])
+            default:
+                let operation = try request.operation(devices: devices, state: state)
+                try await driver.perform(operation)
+                publisher.publishState()
+                if case .muteMicrophone = operation { publisher.publish(microphoneMuted: await driver.microphone.isMuted()) }
+                if case .use = request {
+                    call.reply([.string(driver.manager.selectedAudioDevice?.id.rawValue ?? "")])
+                } else {
+                    call.reply([])
+                }
+            }
+        } catch {
+            call.fail(error)
+        }
+    }
+}
+
+/// Answers one call to callaudiod's interface, as callaudiod does: `true` once done, or a
+/// D-Bus error (`InvalidArgs` for an unknown mode, `Failed` otherwise).
+enum CallAudioCallHandler {
+    static func answer(_ call: BusMethodCall, driver: EngineDriver, publisher: StatePublisher) async {
+        do throws(BusError) {
+            let request = try CallAudioRequest.decode(member: call.member, arguments: call.arguments)
+            let operation = try request.operation(devices: await driver.devices(), state: driver.manager.state)
+            do {
+                try await driver.perform(operation)
+            } catch {
+                throw BusError.failed(error.message)
+            }
+            publisher.publishState()
+            if case .muteMicrophone = operation { publisher.publish(microphoneMuted: await driver.microphone.isMuted()) }
+            call.reply([.boolean(true)])
+        } catch {
+            call.fail(error)
+        }
+    }
+}

@@ -1,0 +1,65 @@
+import DBus
+import RouteKit
+import Synchronization
+
+/// Keeps the exported objects' properties current and sends RouteKit1's signals: from the
+/// engine's events, from the microphone's changes, and after each call that changed something.
+final class StatePublisher: Sendable {
+    let routeKit: ExportedObject?
+    let callAudio: ExportedObject?
+    let manager: AudioDeviceManager
+    /// Reading the state and storing it happen under this lock, so that of two publishers
+    /// (the event loop and a call), the one that stores last stores the newer state.
+    private let order = Mutex(())
+
+    init(routeKit: ExportedObject?, callAudio: ExportedObject?, manager: AudioDeviceManager) {
+        self.routeKit = routeKit
+        self.callAudio = callAudio
+        self.manager = manager
+    }
+
+    /// The properties that follow the engine, from its state now.
+    func publishState() {
+        order.withLock { _ in
+            let state = manager.state
+            routeKit?.setProperties(RouteKitProperties.values(for: state))
+            callAudio?.setProperties(CallAudioProperties.values(for: state))
+        }
+    }
+
+    /// The properties that follow the microphone.
+    func publish(microphoneMuted muted: Bool?) {
+        routeKit?.setProperties(RouteKitProperties.values(microphoneMuted: muted))
+        callAudio?.setProperties(CallAudioProperties.values(microphoneMuted: muted))
+    }
+
+    /// Every engine event: the properties first, then the signal, so that a client that hears
+    /// `RouteChanged` reads the new `Route`. Ends when the engine's events do, or on cancellation.
+    func followEngine() async {
+        for await event in manager.events() {
+            publishState()
+            switch event {
+            case .routeChanged(let from, let to, let reason):
+                routeKit?.emit("RouteChanged", [.string(from?.id.rawValue ?? ""), .string(to?.id.rawValue ?? ""),
+                                                .string(reason.rawValue)])
+            case .switchFailed(let device, let reason):
+                routeKit?.emit("SwitchFailed", [.string(device.id.rawValue), .string(reason.step.rawValue),
+                                                .string(reason.message)])
+            case .devicesChanged(let devices):
+                routeKit?.emit("DevicesChanged", [DeviceRecord.list(devices)])
+            default:
+                break
+            }
+        }
+    }
+
+    /// The default source's mute, now and after each change, until cancelled. A change that
+    /// comes while it reads is read again, so the last value stored is the last one read.
+    func followMicrophone(_ microphone: any MicrophoneControl) async {
+        let changes = microphone.changes()
+        publish(microphoneMuted: await microphone.isMuted())
+        for await _ in changes {
+            publish(microphoneMuted: await microphone.isMuted())
+        }
+    }
+}

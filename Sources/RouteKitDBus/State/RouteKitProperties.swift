@@ -1,0 +1,56 @@
+import DBus
+import RouteKit
+
+/// The properties of ``RouteKitInterface``, as pure functions of the manager's state and the
+/// microphone's mute: what `Get`, `GetAll` and `PropertiesChanged` carry.
+public enum RouteKitProperties {
+    /// Every property, with its type. Strings are empty where there is nothing to name.
+    public static let all: [BusProperty] = [
+        BusProperty("Route", .string),             // the device id audio goes to
+        BusProperty("RouteDescription", .string),  // what a person reads for it
+        BusProperty("RouteKind", .string),         // bluetooth, wiredHeadset, speakerphone, earpiece, external, virtual
+        BusProperty("OutputSink", .string),        // the sink that carries it
+        BusProperty("InputSource", .string),       // the source it records from
+        BusProperty("Preferences", .array(.string)),
+        BusProperty("Selection", .string),         // the device chosen with Use, while present
+        BusProperty("CallAudio", .boolean),
+        BusProperty("Speaker", .boolean),          // the route is a speakerphone
+        BusProperty("MicMuted", .boolean),         // the default source is muted
+        BusProperty("Connected", .boolean),        // the daemon is connected to the sound server
+        BusProperty("Yielding", .boolean),         // it stopped taking the default back from another client
+    ]
+
+    /// The properties that follow the manager's state.
+    public static func values(for state: AudioRouteState) -> [String: BusValue] {
+        let route = state.isConnected ? state.route : nil
+        return [
+            "Route": .string(route?.id.rawValue ?? ""),
+            "RouteDescription": .string(route?.description ?? ""),
+            "RouteKind": .string(route?.kind.rawValue ?? ""),
+            "OutputSink": .string(route?.output?.deviceName ?? ""),
+            "InputSource": .string(route?.input?.deviceName ?? ""),
+            "Preferences": .strings(state.preferences.ordered.map(\.description)),
+            "Selection": .string(state.selection?.rawValue ?? ""),
+            "CallAudio": .boolean(state.isCallAudioActive),
+            "Speaker": .boolean(route?.kind == .speakerphone),
+            "Connected": .boolean(state.isConnected),
+            "Yielding": .boolean(state.isYielding),
+        ]
+    }
+
+    /// The property that follows the microphone: false when its state is unknown.
+    public static func values(microphoneMuted muted: Bool?) -> [String: BusValue] {
+        ["MicMuted": .boolean(muted ?? false)]
+    }
+
+    /// Every property at once: `Status`'s answer, and an exported object's first values.
+    public static func status(_ state: AudioRouteState, microphoneMuted muted: Bool?) -> [String: BusValue] {
+        values(for: state).merging(values(microphoneMuted: muted)) { new, _ in new }
+    }
+
+    /// `Status`'s `a{sv}`, in the properties' order.
+    public static func statusRecord(_ state: AudioRouteState, microphoneMuted muted: Bool?) -> BusValue {
+        let values = status(state, microphoneMuted: muted)
+        return .variantDictionary(all.compactMap { property in values[property.name].map { (property.name, $0) } })
+    }
+}
