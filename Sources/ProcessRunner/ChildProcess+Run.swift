@@ -25,26 +25,8 @@ extension ChildProcess {
     ) async throws(ProcessError) -> Completion {
         let configuration = Configuration(commandLine, environment: environment)
         do {
-            let result = try await Subprocess.run(
-                configuration, input: NoInput.none, output: SequenceOutput.sequence, error: SequenceOutput.sequence
-            ) { execution in
-                await withTaskGroup(of: Bool.self) { group in
-                    // The time limit: true if it passed and the child was killed.
-                    group.addTask {
-                        do { try await Task.sleep(for: timeLimit) } catch { return false }
-                        _ = try? execution.send(signal: .kill)
-                        return true
-                    }
-                    async let output = collect(execution.standardOutput)
-                    async let error = collect(execution.standardError)
-                    let collected = await (output, error)
-                    // Until the child has exited, the time limit still holds (it may have
-                    // closed its outputs and gone on).
-                    await ProcessExit.wait(for: execution.processIdentifier)
-                    group.cancelAll()
-                    let timedOut = await group.next() ?? false
-                    return (output: collected.0, error: collected.1, timedOut: timedOut)
-                }
+            let result = try await withTaskExecutorPreference(RunnerExecutor.shared) {
+                try await runCollecting(configuration, timeLimit: timeLimit)
             }
             return Completion(
                 termination: Termination(result.terminationStatus),
@@ -54,6 +36,35 @@ extension ChildProcess {
             )
         } catch {
             throw ProcessError(commandLine, error)
+        }
+    }
+
+    /// What a collected run returns: its status, what it wrote, whether its time ran out.
+    private typealias CollectedRun = ExecutionResult<(output: String, error: String, timedOut: Bool), SequenceOutput, SequenceOutput>
+
+    /// The run itself: both outputs read to their end while a timer kills the child
+    /// (`SIGKILL`) if `timeLimit` passes before it has exited.
+    private static func runCollecting(_ configuration: Configuration, timeLimit: Duration) async throws -> CollectedRun {
+        try await Subprocess.run(
+            configuration, input: NoInput.none, output: SequenceOutput.sequence, error: SequenceOutput.sequence
+        ) { execution in
+            await withTaskGroup(of: Bool.self) { group in
+                // The time limit: true if it passed and the child was killed.
+                group.addTask {
+                    do { try await Task.sleep(for: timeLimit) } catch { return false }
+                    _ = try? execution.send(signal: .kill)
+                    return true
+                }
+                async let output = collect(execution.standardOutput)
+                async let error = collect(execution.standardError)
+                let collected = await (output, error)
+                // Until the child has exited, the time limit still holds (it may have
+                // closed its outputs and gone on).
+                await ProcessExit.wait(for: execution.processIdentifier)
+                group.cancelAll()
+                let timedOut = await group.next() ?? false
+                return (output: collected.0, error: collected.1, timedOut: timedOut)
+            }
         }
     }
 
