@@ -28,6 +28,8 @@ let package = Package(
         // No Foundation trait: the runner reads bytes and lines, never `Data`.
         .package(url: "https://github.com/swiftlang/swift-subprocess", .upToNextMinor(from: "1.0.2"), traits: []),
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
+        // routectl daemon's configuration file (TOML), with the line of a syntax error.
+        .package(url: "https://github.com/LebJe/TOMLKit", exact: "0.6.0"),
     ],
     targets: [
         // libpulse, as a system library: the only C library this package links. Its headers
@@ -126,6 +128,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "TOMLKit", package: "TOMLKit"),
             ],
             swiftSettings: strictSettings
         ),
@@ -250,7 +253,8 @@ let package = Package(
         ),
         .testTarget(
             name: "RouteCtlTests",
-            dependencies: ["ProcessRunner", "RouteCtlCommands", "DBus", "PulseAudio", "SoundServerSandbox", "TestSupport"],
+            dependencies: ["ProcessRunner", "RouteCtlCommands", "DBus", "PulseAudio", "RouteKit", "RouteKitTesting",
+                           "SoundServerSandbox", "TestSupport"],
             swiftSettings: strictSettings
         ),
     ]

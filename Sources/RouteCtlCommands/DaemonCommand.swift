@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import Glibc
 import Logging
 import PulseAudio
@@ -53,10 +54,24 @@ struct DaemonCommand: AsyncParsableCommand {
             bus goes away, routing goes on, and the API comes back with the bus. --no-dbus \
             leaves the bus alone.
 
+            It reads its configuration file (--config, else ~/.config/routekit/routekit.toml \
+            when it exists: preferences, scope, the devices never chosen by kind, a hold-off \
+            for flapping devices; Docs/Configuration.md). The command line wins over the \
+            file. SIGHUP reloads the file ('systemctl --user reload routekit'); an invalid \
+            file is refused with its line and key, and the running configuration stays. \
+            Preferences set with 'routectl prefer' win over both and are kept in \
+            ~/.local/state/routekit/state.json across restarts.
+
+            Route only a softphone's streams, and leave the desktop's defaults alone:
+
+              routectl daemon --scope application --match media.role=phone \\
+                  --prefer bluetooth
+
             Exit status: 0 after a clean stop, 64 for a usage error (such as --prefer \
-            virtual), 69 when no sound server can be reached, 70 when the server fails a \
-            request while starting, 75 when another process owns one of its bus names \
-            (another routectl daemon, or callaudiod with --callaudio).
+            virtual), 66 when the --config file cannot be read, 69 when no sound server can \
+            be reached, 70 when the server fails a request while starting, 75 when another \
+            process owns one of its bus names (another routectl daemon, or callaudiod with \
+            --callaudio), 78 when the configuration file is invalid.
             """)
 
     /// The server to route (`--server`).
@@ -77,6 +92,9 @@ struct DaemonCommand: AsyncParsableCommand {
         valueName: "level"))
     var logLevel: LogLevelOption = .notice
 
+    /// The configuration file and the scope (`--config`, `--scope`, `--match`).
+    @OptionGroup(title: "Configuration") var settings: DaemonConfigurationOptions
+
     /// Refuses a bad `--prefer` before anything connects (exit 64).
     func validate() throws {
         _ = try PreferenceArguments.parse(prefer)
@@ -89,11 +107,19 @@ struct DaemonCommand: AsyncParsableCommand {
         // SIGPIPE would kill the daemon before it puts anything back. Failed writes are dropped
         // instead (printToStandardError; swift-log writes through stdio, which only records them).
         signal(SIGPIPE, SIG_IGN)
-        let preferences = try PreferenceArguments.parse(prefer)
+        let overrides = DaemonOverrides(preferences: prefer.isEmpty ? nil : try PreferenceArguments.parse(prefer),
+                                        scope: settings.scope, match: try settings.properties())
         let logger = logLevel.standardErrorLogger(label: "routectl.daemon")
         try await reportingFailures {
-            // System scope follows devices and defaults only: no stream, module or client events.
-            let client = try await server.connectLongLived(applicationName: "routectl daemon", subscription: .devices,
+            let startup = try DaemonStartup.prepare(overrides: overrides, configFile: settings.config,
+                                                    environment: ProcessInfo.processInfo.environment,
+                                                    report: printToStandardError)
+            // Trapped now, before the first line says the daemon runs: SIGHUP must never kill it.
+            let reloads = await UnixSignalsSequence(trapping: .sighup)
+            // System scope follows devices and defaults only (no stream, module or client
+            // events); application scope its streams too.
+            let scope = startup.configuration.scope
+            let client = try await server.connectLongLived(applicationName: "routectl daemon", subscription: scope.subscription,
                                                            logger: logger)
             defer { client.shutdown() }
             let serverDescription: String
@@ -103,15 +129,18 @@ struct DaemonCommand: AsyncParsableCommand {
                 throw RouteCtlFailure.requestFailed(error)
             }
             let manager = AudioDeviceManager(
-                server: client, scope: .system, preferences: preferences,
+                server: client, scope: scope, preferences: await startup.preferences.effective,
                 configuredDefaults: ConfiguredDefaultsSource.reader(server: server.server), logger: logger)
+            await manager.setAutomaticChoice(startup.configuration.automatic)
             let api = try await bus.service(manager: manager, client: client, logger: logger)
             var routing = RoutingService(manager: manager, serverDescription: serverDescription,
                                          write: printToStandardError)
-            routing.announcements = api.map { [$0.announcement] } ?? []
+            routing.announcements = startup.announcements + (api.map { [$0.announcement] } ?? [])
+            let reload = ConfigurationReloadService(signals: reloads, startup: startup, manager: manager,
+                                                    report: printToStandardError)
             // Shut down in reverse order: routing first (it restores), then the API, which
             // reports the route routing left behind.
-            let services: [any Service] = (api.map { [$0.service] } ?? []) + [routing]
+            let services: [any Service] = (api.map { [$0.service] } ?? []) + [routing, reload]
             var group = ServiceGroupConfiguration(services: services, gracefulShutdownSignals: [.sigterm, .sigint],
                                                   logger: logger)
             // A stop that hangs (a frozen server) is cancelled rather than waited for forever.

@@ -1,5 +1,6 @@
 import Foundation
 import PulseAudio
+import RouteKit
 
 /// The JSON shapes `routectl` prints with `--json`: a stable contract for scripts, kept
 /// apart from the library's types so that the library can grow without breaking it.
@@ -55,6 +56,66 @@ enum JSONOutput {
         var cards: Int
         var playbackStreams: Int
         var recordingStreams: Int
+        /// Whether a RouteKit daemon routes.
+        var daemon: Bool
+        /// The device audio goes to, in `routectl list --json`'s shape.
+        var output: DeviceOutput.JSONDevice?
+        /// The default source and its device.
+        var input: Input
+        /// Why audio goes there, for people.
+        var why: String
+        /// The preferences, best first, and where they come from.
+        var preferences: [String]
+        var preferencesFrom: String
+        /// The device chosen with `routectl use`, while the daemon keeps it.
+        var selection: String?
+        var callAudio: Bool
+        var microphoneMuted: Bool?
+
+        // Absent optionals are written as null: every key is always there.
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(server, forKey: .server)
+            try container.encode(serverName, forKey: .serverName)
+            try container.encode(serverVersion, forKey: .serverVersion)
+            try container.encode(implementation, forKey: .implementation)
+            try container.encode(pipewireVersion, forKey: .pipewireVersion)
+            try container.encode(defaultSink, forKey: .defaultSink)
+            try container.encode(defaultSource, forKey: .defaultSource)
+            try container.encode(sinks, forKey: .sinks)
+            try container.encode(sources, forKey: .sources)
+            try container.encode(cards, forKey: .cards)
+            try container.encode(playbackStreams, forKey: .playbackStreams)
+            try container.encode(recordingStreams, forKey: .recordingStreams)
+            try container.encode(daemon, forKey: .daemon)
+            try container.encode(output, forKey: .output)
+            try container.encode(input, forKey: .input)
+            try container.encode(why, forKey: .why)
+            try container.encode(preferences, forKey: .preferences)
+            try container.encode(preferencesFrom, forKey: .preferencesFrom)
+            try container.encode(selection, forKey: .selection)
+            try container.encode(callAudio, forKey: .callAudio)
+            try container.encode(microphoneMuted, forKey: .microphoneMuted)
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case server, serverName, serverVersion, implementation, pipewireVersion, defaultSink, defaultSource, sinks,
+                 sources, cards, playbackStreams, recordingStreams, daemon, output, input, why, preferences,
+                 preferencesFrom, selection, callAudio, microphoneMuted
+        }
+
+        struct Input: Encodable {
+            var source: String?
+            var device: String?
+
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(source, forKey: .source)
+                try container.encode(device, forKey: .device)
+            }
+
+            enum CodingKeys: String, CodingKey { case source, device }
+        }
     }
 
     static func devices(_ snapshot: ServerSnapshot) -> Listing {
@@ -75,13 +136,17 @@ enum JSONOutput {
             })
     }
 
-    static func status(_ snapshot: ServerSnapshot) -> Status {
+    static func status(_ snapshot: ServerSnapshot, routing: RoutingStatus) -> Status {
         Status(server: snapshot.address, serverName: snapshot.info.serverName,
                serverVersion: snapshot.info.serverVersion, implementation: snapshot.info.implementation.rawValue,
                pipewireVersion: snapshot.info.pipeWireVersion, defaultSink: snapshot.info.defaultSinkName,
                defaultSource: snapshot.info.defaultSourceName, sinks: snapshot.sinks.count,
                sources: snapshot.sources.count, cards: snapshot.cards.count,
-               playbackStreams: snapshot.sinkInputCount, recordingStreams: snapshot.sourceOutputCount)
+               playbackStreams: snapshot.sinkInputCount, recordingStreams: snapshot.sourceOutputCount,
+               daemon: routing.answerer == .daemon, output: routing.output.map(DeviceOutput.JSONDevice.init),
+               input: Status.Input(source: routing.inputSource, device: routing.inputDevice?.id.rawValue),
+               why: routing.why, preferences: routing.preferences, preferencesFrom: routing.preferencesOrigin.rawValue,
+               selection: routing.selection, callAudio: routing.isCallAudioOn, microphoneMuted: routing.isMicrophoneMuted)
     }
 
     /// Pretty-printed, keys sorted, so that output diffs well.

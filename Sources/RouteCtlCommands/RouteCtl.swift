@@ -13,14 +13,29 @@ public struct RouteCtl: AsyncParsableCommand {
             --server picks another one. It never starts a server.
 
             'routectl daemon --prefer bluetooth --prefer speakerphone' keeps audio on a \
-            Bluetooth headset whenever one is there, else on the speaker, until stopped.
+            Bluetooth headset whenever one is there, else on the speaker, until stopped. \
+            When it runs, use, prefer, call, speaker and mic go through it; when it does \
+            not, they act on the sound server directly, and prefer says it needs the daemon.
 
-            Exit status: 0 on success, 64 for a usage error, 65 for a dump that cannot be \
-            read as one, 66 for a file that cannot be opened, 69 when no sound server can \
-            be reached, 70 when the server refused or failed a request.
+              routectl list                  the devices, and where audio goes
+              routectl use bluetooth         audio to a Bluetooth headset, now
+              routectl call start            its microphone too (HSP/HFP)
+              routectl speaker on            the speakerphone (callaudiod's EnableSpeaker)
+              routectl mic mute              the default input muted
+              routectl monitor               watch it happen
+              routectl prefer bluetooth speakerphone   the daemon's preferences, kept
+
+            Exit status: 0 on success, 64 for a usage error (a misspelled kind among them), \
+            65 for a dump that cannot be read as one, 66 for a file that cannot be opened, 67 \
+            when no such device or kind is present (the message lists those there are), 68 \
+            when no daemon runs (prefer needs one), 69 when no sound server can be reached, 70 \
+            when the server refused or failed a request, 72 when there is no session bus to \
+            find the daemon on, 75 when a D-Bus name the daemon serves is owned by another \
+            process, 78 for an invalid configuration file (its line and key named).
             """,
         version: "0.1.0",
-        subcommands: [ListCommand.self, StatusCommand.self, DaemonCommand.self]
+        subcommands: [ListCommand.self, StatusCommand.self, UseCommand.self, PreferCommand.self, MonitorCommand.self,
+                      CallCommand.self, SpeakerCommand.self, MicCommand.self, DaemonCommand.self]
     )
 
     /// Creates the command; ArgumentParser fills it in.

@@ -15,6 +15,18 @@ enum RouteCtlFailure: Error, CustomStringConvertible {
     case malformedDump(path: String, line: Int, message: String)
     /// A D-Bus name the daemon serves is owned by another process (another daemon, callaudiod).
     case busNameTaken(String)
+    /// What was named is no kind routectl knows, or a kind never chosen by kind (usage).
+    case invalidChoice(String)
+    /// No present, usable device is what was named; the message lists what is there.
+    case noSuchDevice(String)
+    /// The command needs the daemon, and none is running.
+    case needsDaemon(String)
+    /// The command needs the daemon, and there is no session bus to find it on.
+    case noSessionBus(String)
+    /// A configuration file could not be read.
+    case unreadableConfiguration(path: String, reason: String)
+    /// A configuration file says something wrong.
+    case invalidConfiguration(ConfigurationError)
 
     var description: String {
         switch self {
@@ -30,13 +42,21 @@ enum RouteCtlFailure: Error, CustomStringConvertible {
             "\(error)"
         case .malformedDump(let path, let line, let message):
             "\(path):\(line): \(message)"
-        case .busNameTaken(let message):
+        case .invalidChoice(let message), .noSuchDevice(let message), .needsDaemon(let message),
+             .noSessionBus(let message), .busNameTaken(let message):
             message
+        case .unreadableConfiguration(let path, let reason):
+            "cannot read the configuration file \(path): \(reason)"
+        case .invalidConfiguration(let error):
+            "\(error)"
         }
     }
 
-    /// EX_UNAVAILABLE (69), EX_SOFTWARE (70), EX_NOINPUT (66), EX_DATAERR (65) or, for a bus
-    /// name someone else owns, EX_TEMPFAIL (75: try again once they have let it go).
+    /// sysexits.h values, documented in `routectl --help` and Docs/CommandLine.md: EX_USAGE
+    /// (64), EX_DATAERR (65), EX_NOINPUT (66), EX_NOUSER (67: no such device), EX_NOHOST (68:
+    /// no daemon), EX_UNAVAILABLE (69: no sound server), EX_SOFTWARE (70: a request failed),
+    /// EX_OSFILE (72: no session bus), EX_TEMPFAIL (75: a bus name the daemon serves is owned by
+    /// another process; try again once it has let it go), EX_CONFIG (78: an invalid configuration).
     var exitCode: ExitCode {
         switch self {
         case .serverUnreachable: ExitCode(69)
@@ -44,9 +64,20 @@ enum RouteCtlFailure: Error, CustomStringConvertible {
         case .unusableDumpFile(.tooLarge): ExitCode(65)
         case .unusableDumpFile: ExitCode(66)
         case .malformedDump: ExitCode(65)
+        case .invalidChoice: ExitCode(64)
+        case .noSuchDevice: ExitCode(67)
+        case .needsDaemon: ExitCode(68)
+        case .noSessionBus: ExitCode(72)
+        case .unreadableConfiguration: ExitCode(66)
         case .busNameTaken: ExitCode(75)
+        case .invalidConfiguration: ExitCode(78)
         }
     }
+}
+
+extension RouteCtlFailure {
+    /// ``exitCode`` as a number.
+    var exitStatus: Int32 { exitCode.rawValue }
 }
 
 extension AsyncParsableCommand {

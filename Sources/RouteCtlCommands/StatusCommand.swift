@@ -1,12 +1,25 @@
 import ArgumentParser
+import Foundation
 import PulseAudio
+import RouteKit
 
-/// `routectl status`: which server, and where audio goes by default.
+/// `routectl status`: which server, where audio goes and why, the preferences, call audio.
 struct StatusCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "status",
-        abstract: "Show the sound server and its default sink and source.",
-        discussion: "Tells PulseAudio from PipeWire (pipewire-pulse). With --json, prints one JSON object.")
+        abstract: "Show where audio goes and why: the server, the output and input in use, the preferences, call audio.",
+        discussion: """
+            Tells PulseAudio from PipeWire (pipewire-pulse), names the default sink and \
+            source, the device audio goes to and the one recorded from, why (the daemon's \
+            preference, a device chosen with 'routectl use', or the server's own default when \
+            no daemon runs), the preferences and where they come from, whether call audio is \
+            on and the microphone muted.
+
+              routectl status
+              routectl status --json | jq -r .output.id
+
+            With --json, prints one JSON object; its keys are in Docs/CommandLine.md.
+            """)
 
     @OptionGroup var server: ServerOptions
 
@@ -15,12 +28,22 @@ struct StatusCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingFailures {
-            let snapshot = try await server.withClient(ServerSnapshot.read)
-            print(json ? try JSONOutput.encode(JSONOutput.status(snapshot)) : Self.text(snapshot))
+            let environment = ProcessInfo.processInfo.environment
+            let daemon: (any RoutingControl)? = if case .daemon(let control) = await DaemonLocator.locate(environment: environment) {
+                control
+            } else {
+                nil
+            }
+            let (snapshot, routing) = try await server.withClient { client in
+                let snapshot = try await ServerSnapshot.read(from: client)
+                let control = daemon ?? DirectRoutingControl(client: client, environment: environment)
+                return (snapshot, try await control.status())
+            }
+            print(json ? try JSONOutput.encode(JSONOutput.status(snapshot, routing: routing)) : Self.text(snapshot, routing: routing))
         }
     }
 
-    static func text(_ snapshot: ServerSnapshot) -> String {
+    static func text(_ snapshot: ServerSnapshot, routing: RoutingStatus) -> String {
         let info = snapshot.info
         let implementation = switch info.implementation {
         case .pipewire: "PipeWire \(info.pipeWireVersion ?? "") (pipewire-pulse)"
@@ -35,12 +58,31 @@ struct StatusCommand: AsyncParsableCommand {
                                    snapshot.sinks.first { $0.name == info.defaultSinkName }?.description)
         let defaultSource = describe(info.defaultSourceName,
                                      snapshot.sources.first { $0.name == info.defaultSourceName }?.description)
-        return """
-            Server:          \(TerminalText.escaped("\(implementation) at \(snapshot.address)"))
-            Default sink:    \(TerminalText.escaped(defaultSink))
-            Default source:  \(TerminalText.escaped(defaultSource))
-            Devices:         \(snapshot.sinks.count) sinks, \(snapshot.sources.count) sources, \(snapshot.cards.count) cards
-            Streams:         \(snapshot.sinkInputCount) playing, \(snapshot.sourceOutputCount) recording
-            """
+        let output = routing.output.map { "\(RouteEventLine.named($0)), \($0.kind)" } ?? "none"
+        let input = routing.inputSource.map { source in
+            TerminalText.escaped(source) + (routing.inputDevice.map { " (of \(RouteEventLine.named($0)))" } ?? "")
+        } ?? "none"
+        let preferences = routing.preferences.isEmpty ? "none"
+            : TerminalText.escaped(routing.preferences.joined(separator: ", ")) + " (\(routing.preferencesOrigin.phrase)"
+                + (routing.answerer == .daemon ? ")" : "; used when the daemon runs)")
+        let microphone = routing.isMicrophoneMuted.map { $0 ? "muted" : "on" } ?? "none"
+        var lines = [
+            "Server:          " + TerminalText.escaped("\(implementation) at \(snapshot.address)"),
+            "Default sink:    " + TerminalText.escaped(defaultSink),
+            "Default source:  " + TerminalText.escaped(defaultSource),
+            "Devices:         \(snapshot.sinks.count) sinks, \(snapshot.sources.count) sources, \(snapshot.cards.count) cards",
+            "Streams:         \(snapshot.sinkInputCount) playing, \(snapshot.sourceOutputCount) recording",
+            "Output:          " + output,
+            "Input:           " + input,
+            "Why:             " + routing.why,
+            "Preferences:     " + preferences,
+        ]
+        if let selection = routing.selection { lines.append("Chosen by hand:  " + TerminalText.escaped(selection)) }
+        lines += [
+            "Call audio:      " + (routing.isCallAudioOn ? "on" : "off"),
+            "Microphone:      " + microphone,
+            "Daemon:          " + (routing.answerer == .daemon ? "running" : "not running"),
+        ]
+        return lines.joined(separator: "\n")
     }
 }

@@ -18,8 +18,9 @@ extension RouteMachine {
     /// headset just switched on). With no candidate, the server's own choice stands.
     mutating func decide(_ reason: RouteChangeReason, now: ContinuousClock.Instant) -> [RouteAction] {
         guard isConnected else { return [] }
-        let tiers = RoutePolicy.tiers(among: devices, preferences: preferences.ordered, selection: selection, arrivals: arrivals)
-            .map { $0.filter { refused[$0.id] == nil && unconfirmed[$0.id] == nil } }
+        let tiers = RoutePolicy.tiers(among: devices, preferences: preferences.ordered, selection: selection, arrivals: arrivals,
+                                      automatic: automatic)
+            .map { $0.filter { refused[$0.id] == nil && unconfirmed[$0.id] == nil && !isHeldBack($0.id, now: now) } }
             .filter { !$0.isEmpty }
         let appeared = newcomers
         newcomers.removeAll()

@@ -49,6 +49,7 @@ extension RouteMachine {
             RoutePolicy.isUsable(device) && !(before[device.id].map(RoutePolicy.isUsable) ?? false)
         }.map(\.id)
         newcomers.formUnion(becameUsable)
+        noteHoldOff(arrived: added.union(becameUsable), now: now)
         if !added.isEmpty || !removed.isEmpty || !becameUsable.isEmpty { isYielding = false }
 
         // The switch under way.
@@ -141,6 +142,7 @@ extension RouteMachine {
         unconfirmed.removeAll()
         isYielding = false
         overrides.removeAll()
+        holdOff = ArrivalHoldOff()
         let known = Set(self.devices.map(\.id))
         apply(devices: devices, defaultSink: defaultSink, defaultSource: defaultSource)
         for device in devices where !known.contains(device.id) { noteArrival(device.id) }
@@ -187,6 +189,9 @@ extension RouteMachine {
             }
         case .refresh:
             reason = .refreshed
+        case .setAutomaticChoice(let choice):
+            automatic = choice
+            reason = .preferencesChanged
         }
         refused.removeAll()
         unconfirmed.removeAll()
@@ -225,8 +230,15 @@ extension RouteMachine {
         return report(device, reason: pending.reason)
     }
 
-    /// Time passed: a switch that has not completed by its deadline is given up.
+    /// Time passed: a switch that has not completed by its deadline is given up, and devices
+    /// whose hold-off is over are decided on.
     mutating func deadlinePassed(now: ContinuousClock.Instant) -> [RouteAction] {
+        let timedOut = switchDeadlinePassed(now: now)
+        return timedOut + holdOffPassed(now: now)
+    }
+
+    /// A switch that has not completed by its deadline is given up.
+    private mutating func switchDeadlinePassed(now: ContinuousClock.Instant) -> [RouteAction] {
         guard let pending, now >= pending.deadline else { return [] }
         self.pending = nil
         let failure = switch pending.stage {

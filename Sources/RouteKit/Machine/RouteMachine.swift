@@ -95,14 +95,21 @@ struct RouteMachine: Sendable {
     var callProfiles: [String: String] = [:]
     /// The default source when call audio started.
     var callDefaultSource: String?
+    /// Which devices kind entries may choose, and the hold-off for new devices.
+    var automatic = AutomaticChoice()
+    /// Devices that appeared within the hold-off, not chosen by the preferences yet.
+    var holdOff = ArrivalHoldOff()
 
     init(configuration: Configuration, preferences: PreferenceList = PreferenceList()) {
         self.configuration = configuration
         self.preferences = preferences
     }
 
-    /// When the machine wants ``deadlinePassed(now:)`` at the latest.
-    var deadline: ContinuousClock.Instant? { pending?.deadline }
+    /// When the machine wants ``deadlinePassed(now:)`` at the latest: a switch's deadline, or
+    /// the end of a new device's hold-off.
+    var deadline: ContinuousClock.Instant? {
+        [pending?.deadline, holdOff.nextRelease(holdOff: automatic.holdOff)].compactMap { $0 }.min()
+    }
 
     /// Whether no switch is under way.
     var isSettled: Bool { pending == nil }
@@ -156,6 +163,7 @@ enum RouteCommand: Sendable, Equatable {
     case select(AudioDevice.ID?)
     case callAudio(Bool)
     case refresh
+    case setAutomaticChoice(AutomaticChoice)
 }
 
 /// A change the executor made, reported back for the ledger.

@@ -146,6 +146,16 @@ public final class AudioDeviceManager: Sendable {
         await send(.setFallback(preference))
     }
 
+    /// Which devices kind entries may choose by themselves, and how long a new device waits
+    /// before the preferences switch to it.
+    public var automaticChoice: AutomaticChoice { core.withShared { $0.machine.automatic } }
+
+    /// Replaces the rules for what the preferences may choose by themselves (a configuration
+    /// reloaded) and applies them at once; a device already held back waits out the new hold-off.
+    public func setAutomaticChoice(_ choice: AutomaticChoice) async {
+        await send(.setAutomaticChoice(choice))
+    }
+
     /// Chooses `device` by hand, above every preference, for as long as it stays present
     /// (`routectl use`); nil clears the choice. Throws ``SelectionError`` for a device that is
     /// not present or not usable.

@@ -7,7 +7,7 @@ import PulseAudio
 /// 1. The manual selection, while its device is present and not unavailable.
 /// 2. Each preference entry in turn: a `.device` entry gives that device (any kind, HDMI and
 ///    virtual included); a `.kind` entry gives the present devices of that kind (never
-///    `external` or `virtual`), ordered as below.
+///    `external` or `virtual`, nor what ``AutomaticChoice`` rules out), ordered as below.
 /// 3. Nothing else: when no entry matches, the server's own choice stands.
 ///
 /// Devices an entry matches are ordered: available before unknown availability (a jack
@@ -18,16 +18,20 @@ public enum RoutePolicy {
     /// The devices to try, best first. `arrivals` numbers devices in the order they appeared
     /// (higher is newer); devices it lacks count as oldest.
     public static func candidates(among devices: [AudioDevice], preferences: [AudioPreference],
-                                  selection: AudioDevice.ID?, arrivals: [AudioDevice.ID: Int] = [:]) -> [AudioDevice] {
-        tiers(among: devices, preferences: preferences, selection: selection, arrivals: arrivals).flatMap { $0 }
+                                  selection: AudioDevice.ID?, arrivals: [AudioDevice.ID: Int] = [:],
+                                  automatic: AutomaticChoice = AutomaticChoice()) -> [AudioDevice] {
+        tiers(among: devices, preferences: preferences, selection: selection, arrivals: arrivals, automatic: automatic)
+            .flatMap { $0 }
     }
 
     /// The same devices grouped by what admits them: the manual selection, then each
     /// preference entry in turn; empty tiers are left out and a device appears only in the
     /// first tier that admits it. A route already on any device of the first tier satisfies
-    /// the preferences as well as the tier's first device does.
+    /// the preferences as well as the tier's first device does. A kind entry admits only the
+    /// devices `automatic` lets it choose.
     public static func tiers(among devices: [AudioDevice], preferences: [AudioPreference],
-                             selection: AudioDevice.ID?, arrivals: [AudioDevice.ID: Int] = [:]) -> [[AudioDevice]] {
+                             selection: AudioDevice.ID?, arrivals: [AudioDevice.ID: Int] = [:],
+                             automatic: AutomaticChoice = AutomaticChoice()) -> [[AudioDevice]] {
         let usable = devices.filter(isUsable)
         var tiers: [[AudioDevice]] = []
         var taken = Set<AudioDevice.ID>()
@@ -37,7 +41,12 @@ public enum RoutePolicy {
         }
         if let selection { add(usable.filter { $0.id == selection }) }
         for preference in preferences {
-            add(usable.filter { preference.matches($0) }.sorted { precedes($0, $1, arrivals: arrivals) })
+            let admitted = usable.filter { device in
+                guard preference.matches(device) else { return false }
+                if case .kind = preference { return automatic.mayChooseByKind(device) }
+                return true
+            }
+            add(admitted.sorted { precedes($0, $1, arrivals: arrivals) })
         }
         return tiers
     }

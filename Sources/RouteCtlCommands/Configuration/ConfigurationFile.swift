@@ -1,0 +1,196 @@
+import RouteKit
+import TOMLKit
+
+/// `routectl daemon`'s configuration file, in TOML (Configs/routekit.toml is the documented
+/// default; Docs/Configuration.md describes every key):
+///
+/// ```toml
+/// preferences = ["bluetooth", "speakerphone"]
+/// scope = "system"
+///
+/// [automatic]
+/// never = ["bluez_card.00_11_22_33_44_55"]
+/// hold-off = "2s"
+/// ```
+///
+/// TOMLKit parses the text; this reads the keys into a ``DaemonConfiguration`` and refuses,
+/// naming the line and the key, a key it does not know, a value of the wrong type, and a
+/// value that would silently do nothing (a misspelled kind, `scope = "application"` without
+/// `[match]`). Pure: text in, a value or a ``ConfigurationError`` out.
+enum ConfigurationFile {
+    /// The keys at the top of the file.
+    static let keys = ["preferences", "scope", "match", "automatic"]
+    /// The keys of `[automatic]`.
+    static let automaticKeys = ["never", "only", "hold-off"]
+
+    /// The configuration `text` (read from `path`, named in errors) sets; what it leaves out
+    /// keeps its default.
+    static func parse(_ text: String, path: String) throws(ConfigurationError) -> DaemonConfiguration {
+        let lines = TOMLKeyLines(text)
+        let table: TOMLTable
+        do {
+            table = try TOMLTable(string: text)
+        } catch let error as TOMLParseError {
+            let line = error.source.begin.line
+            throw ConfigurationError(path: path, line: line, key: lines.key(onLine: line), message: error.description)
+        } catch {
+            throw ConfigurationError(path: path, message: "\(error)")
+        }
+        let reader = KeyReader(path: path, lines: lines)
+        return try reader.configuration(from: table)
+    }
+}
+
+/// Reads the parsed table's keys, naming each key's line in what it throws.
+private struct KeyReader {
+    let path: String
+    let lines: TOMLKeyLines
+
+    func configuration(from table: TOMLTable) throws(ConfigurationError) -> DaemonConfiguration {
+        try refuseUnknownKeys(in: table, at: [], known: ConfigurationFile.keys)
+        var configuration = DaemonConfiguration()
+        if let value = table["preferences"] {
+            configuration.preferences = try strings(value, at: ["preferences"], example: #"["bluetooth", "speakerphone"]"#)
+                .map { entry throws(ConfigurationError) in
+                    do throws(PreferenceText.Problem) {
+                        return try PreferenceText.read(entry)
+                    } catch {
+                        throw self.error(at: ["preferences"], PreferenceText.message(error) { "\"\($0)\"" })
+                    }
+                }
+        }
+        let match = try table["match"].map { value throws(ConfigurationError) in try properties(value, at: ["match"]) }
+        let scopeName = try table["scope"].map { value throws(ConfigurationError) in try string(value, at: ["scope"]) }
+        configuration.scope = try scope(named: scopeName, match: match)
+        if let value = table["automatic"] {
+            configuration.automatic = try automatic(value)
+        }
+        return configuration
+    }
+
+    // MARK: Keys
+
+    private func scope(named name: String?, match: [String: String]?) throws(ConfigurationError) -> RouteScope {
+        switch name {
+        case "system"?:
+            if match != nil {
+                throw error(at: ["match"], #"applies to scope = "application" only; set scope = "application", or remove [match]"#)
+            }
+            return .system
+        case "application"?:
+            guard let match, !match.isEmpty else {
+                throw error(at: ["scope"], #"application scope needs [match] with a stream property, such as "media.role" = "phone""#)
+            }
+            return .application(StreamSelector(properties: match))
+        case nil:
+            // [match] alone means application scope, as --match alone does.
+            guard let match else { return .system }
+            guard !match.isEmpty else { throw error(at: ["match"], #"needs a stream property, such as "media.role" = "phone""#) }
+            return .application(StreamSelector(properties: match))
+        case let other?:
+            let hint = Spelling.closest(to: other, among: ["system", "application"]).map { "did you mean \"\($0)\"? " } ?? ""
+            throw error(at: ["scope"], "\"\(other)\" is not a scope; \(hint)write \"system\" or \"application\"")
+        }
+    }
+
+    /// `[match]`: property names to values; nested tables (`media.role = "phone"` written
+    /// unquoted) are joined back with dots, as PulseAudio names its properties.
+    private func properties(_ value: any TOMLValueConvertible, at key: [String]) throws(ConfigurationError) -> [String: String] {
+        guard let table = value.table else {
+            throw error(at: key, #"must be a table of stream properties, such as [match] "media.role" = "phone"; found \#(describe(value))"#)
+        }
+        var properties: [String: String] = [:]
+        for (name, entry) in table {
+            let path = key + [name]
+            if entry.table != nil {
+                for (inner, text) in try self.properties(entry, at: path) { properties[name + "." + inner] = text }
+                continue
+            }
+            switch entry.type {
+            case .string: properties[name] = entry.string
+            case .int: properties[name] = entry.int.map(String.init)
+            case .bool: properties[name] = entry.bool.map(String.init)
+            default: throw error(at: path, "a stream property's value must be text, such as \"phone\"; found \(describe(entry))")
+            }
+        }
+        return properties
+    }
+
+    private func automatic(_ value: any TOMLValueConvertible) throws(ConfigurationError) -> AutomaticChoice {
+        guard let table = value.table else {
+            throw error(at: ["automatic"], "must be a table: [automatic] with never, only and hold-off; found \(describe(value))")
+        }
+        try refuseUnknownKeys(in: table, at: ["automatic"], known: ConfigurationFile.automaticKeys)
+        var choice = AutomaticChoice()
+        let example = #"["bluez_card.00_11_22_33_44_55"]"#
+        if let never = table["never"] {
+            choice.never = try strings(never, at: ["automatic", "never"], example: example).map { DeviceMatch($0) }
+        }
+        if let only = table["only"] {
+            choice.only = try strings(only, at: ["automatic", "only"], example: example).map { DeviceMatch($0) }
+        }
+        if let holdOff = table["hold-off"] {
+            let key = ["automatic", "hold-off"]
+            let text: String
+            switch holdOff.type {
+            case .string: text = holdOff.string ?? ""
+            case .int, .double: throw error(at: key, "write the duration with its unit, such as \"2s\" or \"500ms\"")
+            default: throw error(at: key, "must be a duration, such as \"2s\" or \"500ms\"; found \(describe(holdOff))")
+            }
+            guard let duration = DurationText.parse(text) else {
+                throw error(at: key, "\"\(text)\" is not a duration from \"0s\" to \"600s\"; write it as \"500ms\" or \"2s\"")
+            }
+            choice.holdOff = duration
+        }
+        return choice
+    }
+
+    // MARK: Values
+
+    private func string(_ value: any TOMLValueConvertible, at key: [String]) throws(ConfigurationError) -> String {
+        guard value.type == .string, let text = value.string else {
+            throw error(at: key, "must be text in quotes; found \(describe(value))")
+        }
+        return text
+    }
+
+    private func strings(_ value: any TOMLValueConvertible, at key: [String], example: String) throws(ConfigurationError) -> [String] {
+        guard let array = value.array else {
+            throw error(at: key, "must be a list of strings, such as \(example); found \(describe(value))")
+        }
+        var texts: [String] = []
+        for entry in array {
+            guard entry.type == .string, let text = entry.string else {
+                throw error(at: key, "must be a list of strings, such as \(example); found \(describe(entry)) in it")
+            }
+            texts.append(text)
+        }
+        return texts
+    }
+
+    private func refuseUnknownKeys(in table: TOMLTable, at path: [String], known: [String]) throws(ConfigurationError) {
+        for key in table.keys where !known.contains(key) {
+            let hint = Spelling.closest(to: key, among: known).map { "did you mean \($0)? " } ?? ""
+            let place = path.isEmpty ? "" : " in [\(path.joined(separator: "."))]"
+            throw error(at: path + [key], "unknown key\(place); \(hint)the keys are \(known.joined(separator: ", "))")
+        }
+    }
+
+    // MARK: Errors
+
+    private func error(at key: [String], _ message: String) -> ConfigurationError {
+        ConfigurationError(path: path, line: lines.line(of: key), key: key.joined(separator: "."), message: message)
+    }
+
+    private func describe(_ value: any TOMLValueConvertible) -> String {
+        switch value.type {
+        case .string: "text"
+        case .array: "a list"
+        case .table: "a table"
+        case .int: "a whole number"
+        case .double: "a number"
+        case .bool: "true or false"
+        default: "a date or time"
+        }
+    }
+}

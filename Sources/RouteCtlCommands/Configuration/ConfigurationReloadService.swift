@@ -1,0 +1,78 @@
+import RouteKit
+import ServiceLifecycle
+import UnixSignals
+
+/// Reloads `routectl daemon`'s configuration file on each SIGHUP (`systemctl --user reload
+/// routekit`), until graceful shutdown. A file that cannot be read or is invalid is refused
+/// and logged, and the running configuration stays. What changed applies at once, but the
+/// scope, which needs another connection: that is said, and applies at the next start.
+struct ConfigurationReloadService: Service {
+    /// SIGHUP, trapped before the daemon said it runs (so that none is missed, nor kills it).
+    let signals: UnixSignalsSequence
+    /// What the daemon started with.
+    let startup: DaemonStartup
+    /// The running engine.
+    let manager: AudioDeviceManager
+    /// Where lines go.
+    let report: @Sendable (String) -> Void
+
+    func run() async throws {
+        var running = startup.configuration
+        for await _ in signals.cancelOnGracefulShutdown() {
+            running = await reload(running)
+        }
+    }
+
+    /// Reads the file again and applies what changed; returns the configuration in force after.
+    func reload(_ running: DaemonConfiguration) async -> DaemonConfiguration {
+        let path = startup.location?.path ?? "no configuration file"
+        let loaded: DaemonConfiguration
+        do {
+            loaded = try startup.overrides.applied(to: try DaemonStartup.load(startup.location) ?? DaemonConfiguration())
+        } catch {
+            report("config: reload refused, the running configuration stays: \(error)")
+            return running
+        }
+        var applied = loaded
+        for step in ReloadPlan.steps(from: running, to: loaded) {
+            switch step {
+            case .preferences(let preferences):
+                let fromFile = startup.overrides.preferences == nil && !preferences.isEmpty
+                await startup.preferences.setConfigured(preferences, origin: fromFile ? .configurationFile : .none)
+                await startup.preferences.apply(to: manager)
+                if await startup.preferences.origin == .runTime {
+                    report("config: the file's preferences apply after 'routectl prefer --clear'; those set at run time stay in force")
+                }
+            case .automatic(let choice):
+                await manager.setAutomaticChoice(choice)
+            case .scopeNeedsRestart(let wanted):
+                applied.scope = running.scope
+                report("config: scope \(wanted.summary) applies when the daemon restarts; it routes \(running.scope.summary) until then")
+            }
+        }
+        report("config: reloaded \(path): \(applied.summary)")
+        return applied
+    }
+}
+
+/// What a reload changes, from the configuration in force and the one loaded. Pure.
+enum ReloadPlan {
+    /// One change.
+    enum Step: Equatable, Sendable {
+        /// New configured preferences.
+        case preferences([AudioPreference])
+        /// New rules for what kinds may choose, and the hold-off.
+        case automatic(AutomaticChoice)
+        /// Another scope: it needs another connection, so it waits for a restart.
+        case scopeNeedsRestart(RouteScope)
+    }
+
+    /// The steps from `running` to `loaded`; none when nothing changed.
+    static func steps(from running: DaemonConfiguration, to loaded: DaemonConfiguration) -> [Step] {
+        var steps: [Step] = []
+        if loaded.preferences != running.preferences { steps.append(.preferences(loaded.preferences)) }
+        if loaded.automatic != running.automatic { steps.append(.automatic(loaded.automatic)) }
+        if loaded.scope != running.scope { steps.append(.scopeNeedsRestart(loaded.scope)) }
+        return steps
+    }
+}

@@ -1,0 +1,33 @@
+import PulseAudio
+import RouteKit
+
+/// What `routectl daemon` is set to do: read from the configuration file
+/// (``ConfigurationFile``), with the command line's options over it (``DaemonOverrides``).
+/// A plain value: reloading builds a new one and hands the engine what changed.
+struct DaemonConfiguration: Equatable, Sendable {
+    /// The preference list, best first (`preferences`).
+    var preferences: [AudioPreference] = []
+    /// What is routed (`scope`, `match`).
+    var scope: RouteScope = .system
+    /// What kind entries may choose by themselves, and the hold-off (`[automatic]`).
+    var automatic = AutomaticChoice()
+}
+
+extension RouteScope {
+    /// What a client must hear about to route this scope: devices and defaults, plus the
+    /// streams in application scope.
+    var subscription: SubscriptionMask {
+        switch self {
+        case .system: .devices
+        case .application: [.devices, .streams]
+        }
+    }
+
+    /// `system`, or `application (media.role=phone)`, for the daemon's lines.
+    var summary: String {
+        switch self {
+        case .system: "system"
+        case .application(let selector): "application (\(selector))"
+        }
+    }
+}

@@ -1,0 +1,48 @@
+import RouteKit
+
+/// Where audio goes and why, as `routectl status` shows it: the route, the input, the reason
+/// in a person's words, the preferences and where they come from, and call audio.
+struct RoutingStatus: Equatable, Sendable {
+    /// Who routes: the daemon, or nobody (the server's own defaults).
+    var answerer: RoutingAnswerer
+    /// The device audio goes to.
+    var output: AudioDevice?
+    /// The source recorded from (the default source), and its device when it belongs to one.
+    var inputSource: String?
+    /// The device of ``inputSource``.
+    var inputDevice: AudioDevice?
+    /// Why audio goes there, in a person's words (``RouteExplanation``).
+    var why: String
+    /// The preferences, best first, as written.
+    var preferences: [String]
+    /// Where the preferences come from.
+    var preferencesOrigin: PreferenceOrigin
+    /// The device chosen by hand (`routectl use`), while the daemon keeps it.
+    var selection: String?
+    /// Whether call audio is on.
+    var isCallAudioOn: Bool
+    /// Whether the default source is muted; nil when there is none.
+    var isMicrophoneMuted: Bool?
+}
+
+/// Where the daemon's preferences come from, best first.
+enum PreferenceOrigin: String, Sendable, Equatable {
+    /// `routectl prefer`, kept in the state file across restarts.
+    case runTime
+    /// `routectl daemon --prefer`.
+    case commandLine
+    /// The configuration file.
+    case configurationFile
+    /// None anywhere.
+    case none
+
+    /// For people.
+    var phrase: String {
+        switch self {
+        case .runTime: "set with 'routectl prefer' (kept across restarts)"
+        case .commandLine: "from the daemon's --prefer"
+        case .configurationFile: "from the configuration file"
+        case .none: "none"
+        }
+    }
+}
