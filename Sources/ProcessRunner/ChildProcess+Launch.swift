@@ -29,7 +29,7 @@ extension ChildProcess {
         }
         let configuration = Configuration(commandLine, environment: environment, newProcessGroup: newProcessGroup)
         let started: Result<ChildProcess, ProcessError> = await withCheckedContinuation { continuation in
-            Task.detached(executorPreference: RunnerExecutor.shared) {
+            Task.detached(executorPreference: RunnerExecutor()) {
                 await supervise(commandLine, configuration, streams, started: continuation)
             }
         }

@@ -25,7 +25,7 @@ extension ChildProcess {
     ) async throws(ProcessError) -> Completion {
         let configuration = Configuration(commandLine, environment: environment)
         do {
-            let result = try await withTaskExecutorPreference(RunnerExecutor.shared) {
+            let result = try await withTaskExecutorPreference(RunnerExecutor()) {
                 try await runCollecting(configuration, timeLimit: timeLimit)
             }
             return Completion(

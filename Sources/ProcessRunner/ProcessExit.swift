@@ -12,7 +12,8 @@ enum ProcessExit {
         let descriptor = processIdentifier.processDescriptor
         guard descriptor >= 0 else { return }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let source = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: queue)
+            let source = DispatchSource.makeReadSource(fileDescriptor: descriptor,
+                                                       queue: DispatchQueue(label: "ProcessRunner exit"))
             source.setEventHandler { source.cancel() }
             source.setCancelHandler { continuation.resume() }
             source.activate()
@@ -23,7 +24,4 @@ enum ProcessExit {
     static func available(for processIdentifier: ProcessIdentifier) -> Bool {
         processIdentifier.processDescriptor >= 0
     }
-
-    /// Where the sources' handlers run (they only resume a continuation).
-    private static let queue = DispatchQueue(label: "ProcessRunner exits")
 }
