@@ -25,6 +25,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+        // No Foundation trait: the runner reads bytes and lines, never `Data`.
+        .package(url: "https://github.com/swiftlang/swift-subprocess", .upToNextMinor(from: "1.0.2"), traits: []),
+        .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
         // routectl daemon's configuration file (TOML), with the line of a syntax error.
         .package(url: "https://github.com/LebJe/TOMLKit", exact: "0.6.0"),
     ],
@@ -44,12 +47,23 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // The one place that starts processes: swift-subprocess, plus what every caller shares
+        // (long-lived children signalled by pid, their lines, process groups, time limits).
+        .target(
+            name: "ProcessRunner",
+            dependencies: [
+                .product(name: "Subprocess", package: "swift-subprocess"),
+                .product(name: "SystemPackage", package: "swift-system"),
+            ],
+            swiftSettings: strictSettings
+        ),
         // The engine: device model, classifier, device list, policy and manager. Plain Swift
         // over the AudioServer protocol; it uses PulseAudio's value types but never calls libpulse.
         .target(
             name: "RouteKit",
             dependencies: [
                 "PulseAudio",
+                "ProcessRunner",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
@@ -97,6 +111,7 @@ let package = Package(
         // Isolated PulseAudio and PipeWire servers with virtual devices, for tests and demos.
         .target(
             name: "SoundServerSandbox",
+            dependencies: ["ProcessRunner"],
             swiftSettings: strictSettings
         ),
         // `routectl`'s commands, as a library so that tests can run them.
@@ -129,6 +144,7 @@ let package = Package(
         .executableTarget(
             name: "routekit-sandbox",
             dependencies: [
+                "ProcessRunner",
                 "SoundServerSandbox",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -138,7 +154,7 @@ let package = Package(
         // What the benchmarks share: percentiles, and the pactl subscribe baseline.
         .target(
             name: "BenchmarkSupport",
-            dependencies: ["SoundServerSandbox"],
+            dependencies: ["ProcessRunner", "SoundServerSandbox"],
             path: "Benchmarks/BenchmarkSupport",
             swiftSettings: strictSettings
         ),
@@ -158,7 +174,7 @@ let package = Package(
         .executableTarget(
             name: "route-benchmarks",
             dependencies: [
-                "BenchmarkSupport", "PulseAudio", "RouteKit", "SoundServerSandbox",
+                "BenchmarkSupport", "ProcessRunner", "PulseAudio", "RouteKit", "SoundServerSandbox",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Benchmarks/RouteBenchmarks",
@@ -167,6 +183,7 @@ let package = Package(
         // `routectl list --from-dump` on hostile inputs of 1 MB and 10 MB: time and peak memory.
         .executableTarget(
             name: "dump-benchmarks",
+            dependencies: ["ProcessRunner"],
             path: "Benchmarks/DumpBenchmarks",
             swiftSettings: strictSettings
         ),
@@ -186,13 +203,13 @@ let package = Package(
         // What the test targets share: waiting on events without sleeping, pacat streams.
         .target(
             name: "TestSupport",
-            dependencies: ["PulseAudio", "SoundServerSandbox"],
+            dependencies: ["ProcessRunner", "PulseAudio", "SoundServerSandbox"],
             path: "Tests/TestSupport",
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "PulseAudioTests",
-            dependencies: ["PulseAudio", "SoundServerSandbox", "TestSupport"],
+            dependencies: ["ProcessRunner", "PulseAudio", "SoundServerSandbox", "TestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -236,8 +253,8 @@ let package = Package(
         ),
         .testTarget(
             name: "RouteCtlTests",
-            dependencies: ["RouteCtlCommands", "DBus", "PulseAudio", "RouteKit", "RouteKitTesting", "SoundServerSandbox",
-                           "TestSupport"],
+            dependencies: ["ProcessRunner", "RouteCtlCommands", "DBus", "PulseAudio", "RouteKit", "RouteKitTesting",
+                           "SoundServerSandbox", "TestSupport"],
             swiftSettings: strictSettings
         ),
     ]

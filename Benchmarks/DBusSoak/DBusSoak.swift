@@ -92,7 +92,7 @@ enum DBusSoak {
                 }
                 for _ in 0..<20 { group.addTask { _ = try? await client.call(call("Hang", timeout: .seconds(30))) } }
                 _ = try await client.call(call("Echo", [.variant(.uint32(1))]))
-                bus.stop()
+                await bus.stop()
                 try await group.waitForAll()
             }
             guard await client.disconnection() != .closed, await server.disconnection() != .closed else { throw SoakFailure("loss") }

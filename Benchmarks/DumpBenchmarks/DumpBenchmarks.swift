@@ -10,9 +10,13 @@ import Foundation
 /// and how each grows with the size (linear: time ×10 and memory ×10 at most for 10× the input).
 ///
 /// Usage: `dump-benchmarks [--runs N] [--sizes 1,10] [--routectl PATH]` (sizes in MB).
+/// (`dump-benchmarks --measure COMMAND…` is its own measuring side: see ``ChildRun``.)
 @main
 struct DumpBenchmarks {
-    static func main() throws {
+    static func main() async throws {
+        if CommandLine.arguments.dropFirst().first == ChildRun.measureFlag {
+            exit(await ChildRun.measure(Array(CommandLine.arguments.dropFirst(2))))
+        }
         var runs = 3
         var sizes = [1, 10]
         var routectl = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
@@ -43,7 +47,10 @@ struct DumpBenchmarks {
             for megabytes in sizes {
                 let file = directory.appendingPathComponent("\(shape.rawValue)-\(megabytes)MB.txt")
                 try Data(shape.text(size: megabytes << 20, realDump: realDump).utf8).write(to: file)
-                let measured = (0..<runs).compactMap { _ in ChildRun.run(routectl, ["list", "--from-dump", file.path, "--json"]) }
+                var measured: [ChildRun] = []
+                for _ in 0..<runs {
+                    if let run = await ChildRun.run(routectl, ["list", "--from-dump", file.path, "--json"]) { measured.append(run) }
+                }
                 guard let best = measured.min(by: { $0.seconds < $1.seconds }),
                       let peak = measured.map(\.peakKilobytes).min() else {
                     print("| \(shape.rawValue) | \(megabytes) MB | could not run \(routectl) | | | | |")

@@ -49,12 +49,24 @@ enum PulseBenchmarks {
         try await driver.connect()
         try await consumer.connect()
         let sinkIndex = try await consumer.sink(named: "bench")!.index
-        let expected = PulseEvent.subscription(SubscriptionEvent(facility: .sink, kind: .change, index: sinkIndex))
-        let expectedLine = "Event 'change' on sink #\(sinkIndex)"
 
         report("event delivery: \(iterations) rounds")
-        let pactl = try PactlSubscribe(server: server)
-        defer { pactl.stop() }
+        let pactl = try await PactlSubscribe(server: server)
+        do {
+            try await measureEventDelivery(iterations, driver: driver, consumer: consumer, pactl: pactl, sinkIndex: sinkIndex)
+        } catch {
+            await pactl.stop()
+            throw error
+        }
+        await pactl.stop()
+    }
+
+    /// The rounds of ``benchmarkEventDelivery(_:iterations:)`` once `pactl subscribe` runs
+    /// (it stops it not).
+    private static func measureEventDelivery(_ iterations: Int, driver: PulseClient, consumer: PulseClient,
+                                             pactl: PactlSubscribe, sinkIndex: UInt32) async throws {
+        let expected = PulseEvent.subscription(SubscriptionEvent(facility: .sink, kind: .change, index: sinkIndex))
+        let expectedLine = "Event 'change' on sink #\(sinkIndex)"
         var pactlLines = pactl.lines.makeAsyncIterator()
         // pactl has subscribed once it reports a change; until then, keep making changes.
         let primer = Task {

@@ -1,6 +1,7 @@
 import BenchmarkSupport
 import Foundation
 import Logging
+import ProcessRunner
 import PulseAudio
 import RouteKit
 import SoundServerSandbox
@@ -268,26 +269,19 @@ final class Bench {
             if try await awaitDefaultSink(Self.speaker, within: .seconds(1)) != nil { return }
         }
         let now = try? await observer.serverInfo().defaultSinkName
+        let metadata = await metadata()
         throw BenchError("the server did not make \(Self.speaker) the default within 60 s (it shows \(now ?? "none")); "
-                         + "\(server.processIDs.count) of the sandbox's processes still run\n\(logTails())\n\(metadata())")
+                         + "\(server.processIDs.count) of the sandbox's processes still run\n\(logTails())\n\(metadata)")
     }
 
     /// PipeWire's `default` metadata (`pw-metadata -n default`), for errors; empty elsewhere.
-    func metadata() -> String {
+    func metadata() async -> String {
         guard kind == .pipewire else { return "" }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["pw-metadata", "-n", "default"]
         var environment = server.environment
         environment["PATH"] = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        process.environment = environment
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        guard (try? process.run()) != nil else { return "" }
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return "==> pw-metadata -n default <==\n" + String(decoding: data, as: UTF8.self)
+        guard let run = try? await ChildProcess.run(["/usr/bin/env", "pw-metadata", "-n", "default"],
+                                                    environment: environment, timeLimit: .seconds(10)) else { return "" }
+        return "==> pw-metadata -n default <==\n" + run.standardOutput + run.standardError
     }
 
     /// Whether a new connection reads the speaker as the default while the observer does

@@ -57,12 +57,24 @@ enum IdleWakeups {
         let started = OneShotLine()
         var environment = bench.server.environment
         environment["PATH"] = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        let daemon = try LineEmittingProcess(executable: routectl,
-                                             arguments: ["daemon", "--prefer", "bluetooth", "--prefer", "speakerphone"],
-                                             environment: environment) { _, line in
+        let daemon = try await LineEmittingProcess(executable: routectl,
+                                                   arguments: ["daemon", "--prefer", "bluetooth", "--prefer", "speakerphone"],
+                                                   environment: environment) { _, line in
             if line.hasPrefix("daemon: running") { started.fire() }
         }
-        defer { daemon.stop() }
+        do {
+            let lines = try await measure(bench, seconds: seconds, daemon: daemon, started: started)
+            await daemon.stop()
+            return lines
+        } catch {
+            await daemon.stop()
+            throw error
+        }
+    }
+
+    /// The measurement itself, once the daemon runs (it stops it not).
+    private static func measure(_ bench: Bench, seconds: Int, daemon: LineEmittingProcess,
+                                started: OneShotLine) async throws -> [String] {
         guard await started.wait(within: .seconds(10)) else { return ["idle wake-ups: the daemon did not start within 10 s"] }
         try await bench.fence()
         try await Task.sleep(for: .seconds(2))

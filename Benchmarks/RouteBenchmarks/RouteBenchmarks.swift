@@ -60,7 +60,7 @@ enum RouteBenchmarks {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         var player: String?
         if options.streams {
-            do { player = try StreamPlayer.build(in: directory) } catch { report("streams skipped: \(error)") }
+            do { player = try await StreamPlayer.build(in: directory) } catch { report("streams skipped: \(error)") }
         }
 
         let started = ContinuousClock.now
@@ -206,12 +206,25 @@ enum RouteBenchmarks {
         report("")
     }
 
-    /// Scenario 3 with `count` playing streams.
+    /// Scenario 3 with `count` playing streams: the player started, measured, and stopped
+    /// (and waited for) also when the measurement fails.
     static func benchmarkStreams(_ count: Int, bench: Bench, player: String, switchers: [any Switcher], rounds: Int,
                                  unsupported: [String: String], results: inout Results) async throws {
         bench.clearPlayerLines()
-        let streams = try StreamPlayer(binary: player, bench: bench, sink: Bench.speaker, count: count)
-        defer { streams.stop() }
+        let streams = try await StreamPlayer(binary: player, bench: bench, sink: Bench.speaker, count: count)
+        do {
+            try await measureStreams(count, bench: bench, switchers: switchers, rounds: rounds,
+                                     unsupported: unsupported, results: &results)
+        } catch {
+            await streams.stop()
+            throw error
+        }
+        await streams.stop()
+    }
+
+    /// Scenario 3 while the player plays `count` streams.
+    private static func measureStreams(_ count: Int, bench: Bench, switchers: [any Switcher], rounds: Int,
+                                       unsupported: [String: String], results: inout Results) async throws {
         let started = ContinuousClock.now
         let line = await bench.awaitPlayerLine(within: .seconds(120)) { $0.hasPrefix("ready") || $0.hasPrefix("stream-player:") }
         guard let line, line.hasPrefix("ready") else {

@@ -1,5 +1,6 @@
 import BenchmarkSupport
 import Foundation
+import ProcessRunner
 import SoundServerSandbox
 
 /// `Benchmarks/Helpers/stream-player.c`: one process playing silence on many streams of
@@ -34,19 +35,13 @@ final class StreamPlayer {
 
     /// Compiles the player into `directory`; returns its path, or throws with the compiler's
     /// output.
-    static func build(in directory: String) throws -> String {
+    static func build(in directory: String) async throws -> String {
         let binary = directory + "/stream-player"
-        let compiler = Process()
-        compiler.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        compiler.arguments = ["cc", "-O2", "-o", binary, sourcePath, "-lpulse"]
-        let output = Pipe()
-        compiler.standardOutput = output
-        compiler.standardError = output
-        try compiler.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        compiler.waitUntilExit()
-        guard compiler.terminationStatus == 0 else {
-            throw BenchError("cc could not build \(sourcePath) (is libpulse-dev installed?):\n\(text)")
+        let compiler = try await ChildProcess.run(["/usr/bin/env", "cc", "-O2", "-o", binary, sourcePath, "-lpulse"],
+                                                  environment: ProcessInfo.processInfo.environment, timeLimit: .seconds(120))
+        guard compiler.termination == .exited(0) else {
+            throw BenchError("cc could not build \(sourcePath) (is libpulse-dev installed?), \(compiler.termination):\n"
+                             + compiler.standardOutput + compiler.standardError)
         }
         return binary
     }
@@ -55,17 +50,17 @@ final class StreamPlayer {
 
     /// Starts `count` streams on `sink`, in the sample format the server's null sinks use
     /// (so nothing is converted); the bench receives the player's lines.
-    init(binary: String, bench: Bench, sink: String, count: Int) throws {
+    init(binary: String, bench: Bench, sink: String, count: Int) async throws {
         let format = bench.kind == .pulseaudio ? ["44100", "s16le"] : ["48000", "float32le"]
         let signals = bench.signals
-        process = try LineEmittingProcess(executable: binary, arguments: [sink, String(count)] + format,
+        process = try await LineEmittingProcess(executable: binary, arguments: [sink, String(count)] + format,
                                           environment: bench.server.environment) { _, line in
             signals.push(.player(line))
         }
     }
 
-    /// Ends the player and its streams.
-    func stop() {
-        process.stop()
+    /// Ends the player and its streams, and waits for it.
+    func stop() async {
+        await process.stop()
     }
 }

@@ -107,7 +107,7 @@ final class DaemonSwitcher: Switcher {
         environment["PATH"] = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
         let signals = bench.signals
         let running = Mutex(false)
-        process = try LineEmittingProcess(
+        process = try await LineEmittingProcess(
             executable: Self.executable, arguments: ["daemon", "--prefer", "bluetooth", "--prefer", "speakerphone"],
             environment: environment
         ) { _, line in
@@ -124,7 +124,7 @@ final class DaemonSwitcher: Switcher {
 
     /// SIGTERM: the daemon puts back what it changed, then exits.
     func stop(_ bench: Bench) async {
-        process?.stop()
+        await process?.stop()
         process = nil
     }
 }
@@ -171,7 +171,7 @@ final class ScriptSwitcher: Switcher {
         var environment = bench.server.environment
         environment["PATH"] = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
         let signals = bench.signals
-        process = try LineEmittingProcess(
+        process = try await LineEmittingProcess(
             executable: "/bin/bash", arguments: [Self.scriptPath, Bench.headsetPattern, Bench.speaker],
             environment: environment, wholeGroup: true
         ) { _, line in signals.push(.script(line)) }
@@ -189,7 +189,7 @@ final class ScriptSwitcher: Switcher {
 
     /// Ends bash, `pactl subscribe` and the loop: the whole process group.
     func stop(_ bench: Bench) async {
-        process?.stop()
+        await process?.stop()
         process = nil
     }
 }

@@ -1,3 +1,5 @@
+import ProcessRunner
+
 /// Why a ``SandboxServer`` operation failed: what it was doing, and the evidence — the command,
 /// how it ended, what it wrote to standard error, and the end of the servers' logs.
 public struct SandboxError: Error, Sendable, CustomStringConvertible {
@@ -59,5 +61,12 @@ extension String {
         var result = Substring(self)
         while result.last?.isNewline == true { result = result.dropLast() }
         return String(result)
+    }
+}
+
+extension SandboxError {
+    /// A process that could not be started, with its command line.
+    init(_ error: ProcessError) {
+        self.init(error.description, command: error.commandLine)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ProcessRunner
 
 extension SandboxServer {
     /// How long one `pactl` may run before it is killed (a frozen server never answers).
@@ -56,7 +57,11 @@ extension SandboxServer {
     }
 
     /// Runs `pactl` with the sandbox's environment and returns however it ended.
-    func runPactl(_ arguments: [String], timeLimit: Duration) async throws -> ChildProcess.Completion {
-        try await ChildProcess.run([tools.pactl] + arguments, environment: processEnvironment, timeLimit: timeLimit)
+    func runPactl(_ arguments: [String], timeLimit: Duration) async throws(SandboxError) -> ChildProcess.Completion {
+        do {
+            return try await ChildProcess.run([tools.pactl] + arguments, environment: processEnvironment, timeLimit: timeLimit)
+        } catch {
+            throw SandboxError(error)
+        }
     }
 }

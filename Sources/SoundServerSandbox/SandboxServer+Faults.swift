@@ -1,4 +1,5 @@
 import Glibc
+import ProcessRunner
 import Synchronization
 
 extension SandboxServer {

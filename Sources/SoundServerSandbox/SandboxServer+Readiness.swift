@@ -1,9 +1,14 @@
+import ProcessRunner
 import Synchronization
 
 extension SandboxServer {
-    /// Waits until `pactl info` succeeds.
+    /// Waits until `pactl info` succeeds. Until something listens on the socket, a `connect`
+    /// stands in for it: it costs no process, and a test run starting servers by the dozen
+    /// would otherwise start a `pactl` every few milliseconds for each.
     func waitUntilServing(deadline: ContinuousClock.Instant) async throws {
+        let socket = socketPath
         try await waitUntil("a client can connect to \(serverAddress)", deadline: deadline) {
+            guard UnixSocket.acceptsConnections(at: socket) else { return false }
             let completion = try await self.runPactl(["info"], timeLimit: .seconds(2))
             return completion.termination == .exited(0)
         }
@@ -30,7 +35,7 @@ extension SandboxServer {
                 state.children.first { !$0.process.isRunning }
             }
             if let exited {
-                let termination = await exited.process.completion(within: nil)?.termination ?? .unknown
+                let termination = await exited.process.completion(within: nil) ?? .unknown
                 throw SandboxError(
                     "\(exited.daemon.executableName) ended (\(termination)) before \(condition)",
                     command: exited.process.commandLine,

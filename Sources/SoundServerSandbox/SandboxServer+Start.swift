@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import ProcessRunner
 import Synchronization
 
 extension SandboxServer {
@@ -70,11 +71,16 @@ extension SandboxServer {
 
     /// Starts `daemon`, logging to its file in the sandbox, and records it.
     func launch(_ daemon: SandboxDaemon) async throws {
-        let process = try await ChildProcess.launch(
-            tools.commandLine(for: daemon, directory: directory),
-            environment: processEnvironment,
-            output: .logFile(directory + "/" + daemon.logFileName)
-        )
+        let process: ChildProcess
+        do {
+            process = try await ChildProcess.launch(
+                tools.commandLine(for: daemon, directory: directory),
+                environment: processEnvironment,
+                output: .appendingToFile(directory + "/" + daemon.logFileName)
+            )
+        } catch {
+            throw SandboxError(error)
+        }
         let recorded = state.withLock { state in
             guard case .running = state.lifecycle else { return false }
             state.children.append(Child(daemon: daemon, process: process))

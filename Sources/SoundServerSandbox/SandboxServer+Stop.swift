@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import ProcessRunner
 import Synchronization
 
 extension SandboxServer {
@@ -37,12 +38,14 @@ extension SandboxServer {
         }
     }
 
-    /// Ends `process` politely, then not, and waits until it is reaped.
+    /// Ends `process` politely, then not, and waits until it is reaped (also when it had
+    /// already exited: until then its pid is still taken).
     private static func terminate(_ process: ChildProcess) async {
-        guard process.signal(SIGTERM) else { return }
-        process.signal(SIGCONT)  // a frozen process handles SIGTERM only once continued
-        if await process.completion(within: terminationGracePeriod) != nil { return }
-        process.signal(SIGKILL)
+        if process.signal(SIGTERM) {
+            process.signal(SIGCONT)  // a frozen process handles SIGTERM only once continued
+            if await process.completion(within: terminationGracePeriod) != nil { return }
+            process.signal(SIGKILL)
+        }
         _ = await process.completion(within: nil)
     }
 }

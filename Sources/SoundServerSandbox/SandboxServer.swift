@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import ProcessRunner
 import Synchronization
 
 /// A private sound server for tests, benchmarks and demos: PulseAudio, or PipeWire with

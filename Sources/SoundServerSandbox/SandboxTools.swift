@@ -1,4 +1,4 @@
-import Glibc
+import ProcessRunner
 
 /// The programs a sandbox runs, found once, before anything starts.
 struct SandboxTools: Sendable {
@@ -12,10 +12,10 @@ struct SandboxTools: Sendable {
 
     /// Finds everything a sandbox of `kind` needs, in `PATH` and then the usual directories.
     static func locate(for kind: SoundServerKind, path: String?) throws(SandboxError) -> SandboxTools {
-        let directories = (path ?? "").split(separator: ":").map(String.init)
+        let directories = ExecutableSearch.directories(inPath: path ?? "")
             + ["/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin"]
         func find(_ name: String) -> String? {
-            directories.lazy.map { "\($0)/\(name)" }.first { access($0, X_OK) == 0 }
+            ExecutableSearch.find(name, in: directories)
         }
         var daemons: [SandboxDaemon: String] = [:]
         for daemon in kind.daemons {

@@ -1,4 +1,5 @@
 import Glibc
+import ProcessRunner
 import SoundServerSandbox
 import UnixSignals
 
@@ -15,20 +16,17 @@ enum ForegroundCommand {
     /// process group, and returns its exit status: 128 + n if signal n ended it.
     static func run(_ arguments: [String], environment: [String: String], forwarding signals: UnixSignalsSequence) async throws -> Int32 {
         let command = try await ChildProcess.launch(["/usr/bin/env"] + arguments, environment: environment,
-                                                    output: .inheritedInNewProcessGroup)
+                                                    input: .inherited, output: .inherited, error: .separately(.inherited),
+                                                    newProcessGroup: true)
         let terminal = ForegroundTerminal.handOver(to: command)
         defer { terminal?.takeBack() }
-        let completion = await withTaskGroup(of: Void.self) { group in
+        let termination = await withTaskGroup(of: Void.self) { group in
             group.addTask { await forward(signals, to: command) }
-            let completion = await command.completion(within: nil)
+            let termination = await command.completion(within: nil)
             group.cancelAll()
-            return completion
+            return termination
         }
-        switch completion?.termination {
-        case .exited(let status): return status
-        case .signaled(let number): return 128 + number
-        case .unknown, nil: return 1
-        }
+        return termination?.shellStatus ?? 1
     }
 
     /// Sends each signal to the command's process group; kills the group if it has not ended

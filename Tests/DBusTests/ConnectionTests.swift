@@ -50,7 +50,7 @@ struct ConnectionTests {
             let hanging = Task { try await client.call(EchoInterface.call("Hang", timeout: .seconds(60))) }
             // The hanging call has reached the object once Concat, sent after it, is answered.
             _ = try await client.call(EchoInterface.call("Concat", [.string("x"), .uint32(1)]))
-            bus.stop()
+            await bus.stop()
             #expect(await client.disconnection() != .closed)
             let error = await #expect(throws: BusError.self) { try await hanging.value }
             #expect(error?.name == "org.freedesktop.DBus.Error.NoReply", "\(String(describing: error))")

@@ -32,9 +32,9 @@ struct CommandTests {
         try await withSandbox(kind) { server, client, observer in
             _ = try await server.loadNullSink(name: "speaker", properties: internalSpeaker)
             _ = try await server.loadNullSink(name: "bt_headset", properties: bluetoothHeadset)
-            let player = try StreamProcess(on: server, .playback, device: "speaker")
+            let player = try await StreamProcess(on: server, .playback, device: "speaker")
             defer { player.stop() }
-            let recorder = try StreamProcess(on: server, .record, device: "speaker.monitor")
+            let recorder = try await StreamProcess(on: server, .record, device: "speaker.monitor")
             defer { recorder.stop() }
             let pid = "\(player.processID)", recorderPID = "\(recorder.processID)"
             try await waitUntil("the streams", observer: observer) {
@@ -64,7 +64,7 @@ struct CommandTests {
     func muteAndVolume(kind: SoundServerKind) async throws {
         try await withSandbox(kind) { server, client, observer in
             _ = try await server.loadNullSink(name: "speaker", properties: internalSpeaker)
-            let player = try StreamProcess(on: server, .playback, device: "speaker")
+            let player = try await StreamProcess(on: server, .playback, device: "speaker")
             defer { player.stop() }
             let pid = "\(player.processID)"
             try await waitUntil("the stream", observer: observer) {

@@ -1,4 +1,5 @@
 import Foundation
+import ProcessRunner
 import PulseAudio
 import SoundServerSandbox
 import TestSupport
@@ -152,27 +153,18 @@ private func metadataKeys(on server: SandboxServer) async throws -> [String: Str
 /// Runs pw-metadata with the sandbox's environment and returns its output; fails on a
 /// non-zero status.
 private func runMetadataTool(_ arguments: [String], on server: SandboxServer) async throws -> String {
-    try await withTimeout("pw-metadata \(arguments.joined(separator: " "))", .seconds(10)) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/pw-metadata")
-        process.arguments = arguments
-        process.environment = server.environment
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw MetadataToolFailed(status: process.terminationStatus)
-        }
-        return String(decoding: data, as: UTF8.self)
+    let run = try await ChildProcess.run(["/usr/bin/pw-metadata"] + arguments, environment: server.environment,
+                                         timeLimit: .seconds(10))
+    guard run.termination == .exited(0) else {
+        throw MetadataToolFailed(termination: run.termination, timedOut: run.timedOut)
     }
+    return run.standardOutput
 }
 
 private struct MetadataToolFailed: Error, CustomStringConvertible {
-    var status: Int32
-    var description: String { "pw-metadata failed with status \(status)" }
+    var termination: Termination
+    var timedOut: Bool
+    var description: String { "pw-metadata " + (timedOut ? "did not finish within 10 s" : "failed: \(termination)") }
 }
 
 /// Waits until the sandbox's `default` metadata satisfies `condition`: checks it once, then
@@ -180,7 +172,7 @@ private struct MetadataToolFailed: Error, CustomStringConvertible {
 /// may change nothing that pipewire-pulse reports, so PulseAudio events cannot wake the check.)
 private func waitForMetadata(_ what: String, on server: SandboxServer,
                              _ condition: @escaping @Sendable ([String: String]) -> Bool) async throws {
-    let monitor = try PipeWireMetadataMonitor(server: server)
+    let monitor = try await PipeWireMetadataMonitor(server: server)
     defer { monitor.stop() }
     let changes = monitor.changes
     try await withTimeout(what) {

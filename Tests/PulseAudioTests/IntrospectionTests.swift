@@ -53,9 +53,9 @@ struct IntrospectionTests {
     func streamsClientsModules(kind: SoundServerKind) async throws {
         try await withSandbox(kind) { server, client, observer in
             let module = try await server.loadNullSink(name: "speaker", properties: internalSpeaker)
-            let player = try StreamProcess(on: server, .playback, device: "speaker", properties: ["media.role": "music"])
+            let player = try await StreamProcess(on: server, .playback, device: "speaker", properties: ["media.role": "music"])
             defer { player.stop() }
-            let recorder = try StreamProcess(on: server, .record, device: "speaker.monitor")
+            let recorder = try await StreamProcess(on: server, .record, device: "speaker.monitor")
             defer { recorder.stop() }
             try await waitUntil("both pacat streams", observer: observer) {
                 let inputs = try await observer.sinkInputs()

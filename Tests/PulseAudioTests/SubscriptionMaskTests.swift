@@ -36,7 +36,7 @@ struct SubscriptionMaskTests {
                 try await PulseClient.withConnection(configuration(server, [.devices, .streams])) { withStreams in
                     let devicesOnlyEvents = devicesOnly.events()
                     let withStreamsEvents = withStreams.events()
-                    let stream = try StreamProcess(on: server, .playback, device: "speaker")
+                    let stream = try await StreamProcess(on: server, .playback, device: "speaker")
                     defer { stream.stop() }
                     _ = try await firstEvent("the playback stream's event", in: withStreamsEvents) {
                         if case .subscription(let event) = $0 { event.facility == .sinkInput && event.kind == .new } else { false }

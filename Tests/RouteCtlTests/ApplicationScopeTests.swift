@@ -21,8 +21,8 @@ struct ApplicationScopeTests {
     func phoneOnly(kind: SoundServerKind) async throws {
         try await RouteCtlSession.with(kind) { session in
             let server = session.server
-            let phone = try StreamProcess(on: server, .playback, device: "@DEFAULT_SINK@", properties: ["media.role": "phone"])
-            let music = try StreamProcess(on: server, .playback, device: "@DEFAULT_SINK@", properties: ["media.role": "music"])
+            let phone = try await StreamProcess(on: server, .playback, device: "@DEFAULT_SINK@", properties: ["media.role": "phone"])
+            let music = try await StreamProcess(on: server, .playback, device: "@DEFAULT_SINK@", properties: ["media.role": "music"])
             defer {
                 phone.stop()
                 music.stop()
@@ -33,7 +33,7 @@ struct ApplicationScopeTests {
                 return phoneSink == "bt_headset" && musicSink == "bt_headset"
             }
 
-            let daemon = try session.start(["daemon", "--scope", "application", "--match", "media.role=phone",
+            let daemon = try await session.start(["daemon", "--scope", "application", "--match", "media.role=phone",
                                             "--prefer", "speakerphone"])
             let log = daemon.standardError
             _ = try await log.next("the first line") { $0.hasPrefix("daemon: running") }
@@ -48,7 +48,7 @@ struct ApplicationScopeTests {
             #expect(try await ServerObservation.defaultSink(on: server) == "bt_headset", "the default is the desktop's")
 
             // A new phone stream is routed as it appears.
-            let second = try StreamProcess(on: server, .playback, device: "@DEFAULT_SINK@", properties: ["media.role": "phone"])
+            let second = try await StreamProcess(on: server, .playback, device: "@DEFAULT_SINK@", properties: ["media.role": "phone"])
             defer { second.stop() }
             try await ServerObservation.waitUntil("the second phone stream on the speaker", on: server) { client in
                 try await Self.sink(of: second, client) == "speaker"

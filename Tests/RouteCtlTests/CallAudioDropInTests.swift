@@ -94,14 +94,14 @@ struct CallAudioDropInTests {
                 let owners = try await observer.signals(matching: Self.callAudioOwner)
                 var environment = clients.environment
                 environment["PULSE_SERVER"] = server.serverAddress
-                let callaudiod = try RunningProcess(URL(fileURLWithPath: "/usr/bin/callaudiod"), [], environment: environment)
+                let callaudiod = try await RunningProcess(URL(fileURLWithPath: "/usr/bin/callaudiod"), [], environment: environment)
                 _ = try await owners.next("callaudiod to own its name")
 
                 let itself = try await clients.callaudiocli("-m", "1")
                 #expect(itself.status != 0, "callaudiod finds no usable card on virtual devices: \(itself)")
                 _ = try await callaudiod.standardError.next("callaudiod's reason") { $0.contains("no usable sink") }
 
-                let daemon = try RunningProcess(try Executable.built("routectl").url,
+                let daemon = try await RunningProcess(try Executable.built("routectl").url,
                                                 ["daemon", "--callaudio", "--server", server.socketPath],
                                                 environment: clients.environment)
                 #expect(try await daemon.exitStatus() == 75)

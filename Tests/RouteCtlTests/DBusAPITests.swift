@@ -162,7 +162,7 @@ struct DBusAPITests {
     @Test("the session bus going away: the daemon says so, keeps routing, and serves again when the bus is back")
     func busRestart() async throws {
         try await Self.withDaemon(.pulseaudio) { server, clients, daemon in
-            clients.bus.stop()
+            await clients.bus.stop()
             _ = try await daemon.standardError.next("the loss of the bus") { $0.hasPrefix("dbus: lost the session bus") }
 
             let plugged = try await server.loadNullSink(name: "bt_headset_2", properties: [
@@ -184,9 +184,9 @@ struct DBusAPITests {
         try await SandboxServer.withServer(.pulseaudio) { server in
             _ = try await server.loadNullSink(name: "speaker", properties: Self.speaker)
             try await PrivateSessionBus.withBus { bus in
-                bus.stop()
+                await bus.stop()
                 let clients = SessionBusClients(bus: bus)
-                let daemon = try RunningProcess(try Executable.built("routectl").url,
+                let daemon = try await RunningProcess(try Executable.built("routectl").url,
                                                 ["daemon", "--prefer", "speakerphone", "--server", server.socketPath],
                                                 environment: clients.environment)
                 let noBus = try await daemon.standardError.next("the line about the bus") { $0.hasPrefix("dbus: ") }
@@ -206,7 +206,7 @@ struct DBusAPITests {
     @Test("a second daemon on the same bus is refused with exit status 75, naming the first")
     func secondDaemon() async throws {
         try await Self.withDaemon(.pulseaudio) { server, clients, first in
-            let second = try RunningProcess(try Executable.built("routectl").url,
+            let second = try await RunningProcess(try Executable.built("routectl").url,
                                             ["daemon", "--prefer", "speakerphone", "--server", server.socketPath],
                                             environment: clients.environment)
             #expect(try await second.exitStatus() == 75)

@@ -12,7 +12,7 @@ struct DaemonConfigurationFileTests {
     func goodReload(kind: SoundServerKind) async throws {
         try await RouteCtlSession.with(kind) { session in
             try session.writeConfiguration(#"preferences = ["speakerphone"]"# + "\n")
-            let daemon = try session.start(["daemon"])
+            let daemon = try await session.start(["daemon"])
             let log = daemon.standardError
             let running = try await log.next("the first line") { $0.hasPrefix("daemon: running") }
             #expect(running.hasSuffix("preferring speakerphone"), "\(running)")
@@ -41,7 +41,7 @@ struct DaemonConfigurationFileTests {
         try await RouteCtlSession.with(kind) { session in
             let file = session.home.appendingPathComponent("mine.toml").path
             try session.writeConfiguration(#"preferences = ["speakerphone"]"# + "\n", to: file)
-            let daemon = try session.start(["daemon", "--config", file])
+            let daemon = try await session.start(["daemon", "--config", file])
             let log = daemon.standardError
             _ = try await log.next("the first line") { $0.hasPrefix("daemon: running") }
             try await ServerObservation.waitForDefaultSink("speaker", on: session.server)
@@ -83,7 +83,7 @@ struct DaemonConfigurationFileTests {
                 never = ["bt_headset"]
                 hold-off = "1s"
                 """)
-            let daemon = try session.start(["daemon"])
+            let daemon = try await session.start(["daemon"])
             let log = daemon.standardError
             _ = try await log.next("the first line") { $0.hasPrefix("daemon: running") }
             try await ServerObservation.waitForDefaultSink("speaker", on: session.server)

@@ -50,7 +50,7 @@ struct DaemonPersistenceTests {
 
             // routectl daemon, started twice: the preferences are back each time, over --prefer.
             for run in 1...2 {
-                let daemon = try session.start(["daemon", "--prefer", "bluetooth"])
+                let daemon = try await session.start(["daemon", "--prefer", "bluetooth"])
                 let log = daemon.standardError
                 let running = try await log.next("the first line of run \(run)") { $0.hasPrefix("daemon: running") }
                 #expect(running.hasSuffix("preferring wiredHeadset, then speakerphone"), "\(running)")
@@ -66,7 +66,7 @@ struct DaemonPersistenceTests {
                 try await ServerObservation.waitForDefaultSink("bt_headset", on: session.server)
                 #expect(try await control.status().preferencesOrigin == .commandLine)
             }
-            let daemon = try session.start(["daemon", "--prefer", "speakerphone"])
+            let daemon = try await session.start(["daemon", "--prefer", "speakerphone"])
             let running = try await daemon.standardError.next("the first line") { $0.hasPrefix("daemon: running") }
             #expect(running.hasSuffix("preferring speakerphone"), "\(running)")
             daemon.send(SIGTERM)
@@ -78,7 +78,7 @@ struct DaemonPersistenceTests {
     func corruptStateFile() async throws {
         try await RouteCtlSession.with(.pulseaudio) { session in
             try session.writeConfiguration("{ \"version\": 1, \"preferences\": [", to: session.stateFile)
-            let daemon = try session.start(["daemon", "--prefer", "speakerphone"])
+            let daemon = try await session.start(["daemon", "--prefer", "speakerphone"])
             let log = daemon.standardError
             let running = try await log.next("the first line") { $0.hasPrefix("daemon: running") }
             #expect(running.hasSuffix("preferring speakerphone"), "\(running)")

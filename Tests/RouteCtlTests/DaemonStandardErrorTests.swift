@@ -14,7 +14,7 @@ struct DaemonStandardErrorTests {
             try await DaemonTests.setUpUserDefault(on: server)
 
             // The test reads one line, then closes the pipe, as `head -1` does.
-            let daemon = try RunningProcess(routectl, ["daemon", "--prefer", "bluetooth", "--prefer", "speakerphone",
+            let daemon = try await RunningProcess(routectl, ["daemon", "--prefer", "bluetooth", "--prefer", "speakerphone",
                                                        "--server", server.socketPath],
                                             standardErrorLineLimit: 1)
             _ = try await daemon.standardError.next("the first line") { $0.hasPrefix("daemon: running") }

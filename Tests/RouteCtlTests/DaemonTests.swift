@@ -29,7 +29,7 @@ struct DaemonTests {
         try await SandboxServer.withServer(kind) { server in
             try await Self.setUpUserDefault(on: server)
 
-            let daemon = try RunningProcess(routectl, ["daemon", "--prefer", "bluetooth", "--prefer", "speakerphone",
+            let daemon = try await RunningProcess(routectl, ["daemon", "--prefer", "bluetooth", "--prefer", "speakerphone",
                                                        "--server", server.socketPath])
             let log = daemon.standardError
             let running = try await log.next("the first line") { $0.hasPrefix("daemon: running") }
@@ -72,7 +72,7 @@ struct DaemonTests {
             #expect(try await ServerObservation.configuredDefaultSink(on: server) == nil)
 
             // Only --server: the daemon finds PipeWire's metadata beside pipewire-pulse's socket.
-            let daemon = try RunningProcess(routectl, ["daemon", "--prefer", "speakerphone", "--server", server.socketPath])
+            let daemon = try await RunningProcess(routectl, ["daemon", "--prefer", "speakerphone", "--server", server.socketPath])
             _ = try await daemon.standardError.next("the route on the speaker") { $0.hasPrefix("route: speaker (Speaker) <- ") }
             #expect(try await ServerObservation.configuredDefaultSink(on: server) == "speaker")
 
@@ -87,7 +87,7 @@ struct DaemonTests {
     func virtualPreference() async throws {
         let routectl = try Executable.built("routectl")
         for value in ["virtual", "external"] {
-            let daemon = try RunningProcess(routectl, ["daemon", "--prefer", "bluetooth", "--prefer", value,
+            let daemon = try await RunningProcess(routectl, ["daemon", "--prefer", "bluetooth", "--prefer", value,
                                                        "--server", "/nonexistent/native"])
             #expect(try await daemon.exitStatus() == 64)
             let message = try await daemon.standardError.all().joined(separator: "\n")
@@ -100,7 +100,7 @@ struct DaemonTests {
     @Test("a misspelled kind is a usage error that suggests the kind, not a device id that never matches")
     func misspelledPreference() async throws {
         let routectl = try Executable.built("routectl")
-        let daemon = try RunningProcess(routectl, ["daemon", "--prefer", "bluetoth", "--server", "/nonexistent/native"])
+        let daemon = try await RunningProcess(routectl, ["daemon", "--prefer", "bluetoth", "--server", "/nonexistent/native"])
         #expect(try await daemon.exitStatus() == 64)
         let message = try await daemon.standardError.all().joined(separator: "\n")
         #expect(message.contains("--prefer bluetoth: no such kind; did you mean bluetooth?"), "\(message)")
@@ -109,7 +109,7 @@ struct DaemonTests {
     @Test("no server: a clear message and exit status 69")
     func unreachable() async throws {
         let routectl = try Executable.built("routectl")
-        let daemon = try RunningProcess(routectl, ["daemon", "--prefer", "bluetooth", "--server", "/nonexistent/routekit/native"])
+        let daemon = try await RunningProcess(routectl, ["daemon", "--prefer", "bluetooth", "--server", "/nonexistent/routekit/native"])
         #expect(try await daemon.exitStatus() == 69)
         let message = try await daemon.standardError.all().joined(separator: "\n")
         #expect(message.hasPrefix("routectl: cannot reach a sound server at /nonexistent/routekit/native: Connection refused."),

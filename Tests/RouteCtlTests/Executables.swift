@@ -1,4 +1,5 @@
 import Foundation
+import ProcessRunner
 
 /// A built executable of this package, run as a user would run it.
 struct Executable {
@@ -30,26 +31,19 @@ struct Executable {
     }
 
     /// Runs with `arguments` and the environment changed by `environment` (a nil value
-    /// removes a variable); returns what it printed and its exit status.
-    func run(_ arguments: [String], environment: [String: String?] = [:]) async throws -> Output {
-        let process = Process()
-        process.executableURL = url
-        process.arguments = arguments
+    /// removes a variable); returns what it printed and its exit status (128 + n after
+    /// signal n). Killed, and reported as a hang, if it runs longer than `timeLimit`.
+    func run(_ arguments: [String], environment: [String: String?] = [:],
+             timeLimit: Duration = .seconds(60)) async throws -> Output {
         var merged = ProcessInfo.processInfo.environment
         for (key, value) in environment { merged[key] = value }
-        process.environment = merged
-        let output = Pipe(), error = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        // Read both pipes to the end before waiting, so that a large output cannot block.
-        async let outData = Task.detached { output.fileHandleForReading.readDataToEndOfFile() }.value
-        async let errData = Task.detached { error.fileHandleForReading.readDataToEndOfFile() }.value
-        let (out, err) = await (outData, errData)
-        process.waitUntilExit()
-        return Output(status: process.terminationStatus,
-                      standardOutput: String(decoding: out, as: UTF8.self),
-                      standardError: String(decoding: err, as: UTF8.self))
+        let run = try await ChildProcess.run([url.path] + arguments, environment: merged, timeLimit: timeLimit)
+        if run.timedOut {
+            throw TimedOut(what: "\(url.lastPathComponent) \(arguments.joined(separator: " ")) to exit",
+                           written: run.standardError.split(separator: "\n").map(String.init))
+        }
+        return Output(status: run.termination.shellStatus,
+                      standardOutput: run.standardOutput,
+                      standardError: run.standardError)
     }
 }

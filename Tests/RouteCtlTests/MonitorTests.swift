@@ -26,7 +26,7 @@ struct MonitorTests {
           arguments: SoundServerKind.allCases)
     func jsonLines(kind: SoundServerKind) async throws {
         try await RouteCtlSession.with(kind) { session in
-            let monitor = try session.start(["monitor", "--json"])
+            let monitor = try await session.start(["monitor", "--json"])
             let lines = monitor.standardOutput
             let state = try await lines.next("the state") { Self.event("state", $0) }
             let first = try #require(Self.object(state))
@@ -67,7 +67,7 @@ struct MonitorTests {
             environment["TERM"] = "xterm"
             environment["NO_COLOR"] = noColour ? "1" : nil
             let command = "\(session.routectl.url.path) monitor --server \(session.server.socketPath)"
-            let terminal = try RunningProcess(URL(fileURLWithPath: "/usr/bin/script"), ["-qfec", command, "/dev/null"],
+            let terminal = try await RunningProcess(URL(fileURLWithPath: "/usr/bin/script"), ["-qfec", command, "/dev/null"],
                                               environment: environment)
             let screen = terminal.standardOutput
             let route = try await screen.next("the table with the route marked") { $0.contains("*  bluetooth") }
@@ -85,7 +85,7 @@ struct MonitorTests {
     @Test("piped, it writes one line per event, without escapes, and changes nothing")
     func lines() async throws {
         try await RouteCtlSession.with(.pulseaudio) { session in
-            let monitor = try session.start(["monitor"])
+            let monitor = try await session.start(["monitor"])
             let lines = monitor.standardOutput
             let state = try await lines.next("the state") { $0.hasPrefix("state: ") }
             #expect(state == "state: route bt_headset (BT Headset), 3 devices, call audio off, connected")

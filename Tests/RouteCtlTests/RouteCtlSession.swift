@@ -43,8 +43,8 @@ struct RouteCtlSession: Sendable {
     }
 
     /// Starts `routectl ARGUMENTS --server SOCKET` in the background (the daemon, the monitor).
-    func start(_ arguments: [String]) throws -> RunningProcess {
-        try RunningProcess(routectl.url, arguments + ["--server", server.socketPath], environment: environment)
+    func start(_ arguments: [String]) async throws -> RunningProcess {
+        try await RunningProcess(routectl.url, arguments + ["--server", server.socketPath], environment: environment)
     }
 
     /// Writes the default configuration file.

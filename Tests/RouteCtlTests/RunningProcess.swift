@@ -1,7 +1,6 @@
 import Foundation
 import Glibc
-import PulseAudio
-import SoundServerSandbox
+import ProcessRunner
 import Synchronization
 
 /// A test waited longer than it should have: something hung. Says what it waited for and
@@ -30,15 +29,14 @@ func withTimeout<Result: Sendable>(_ what: String, _ timeout: Duration = .second
     }
 }
 
-/// Lines a process writes on a pipe, kept as they come, that a test waits for in order: each
+/// Lines a process writes, kept as they come, that a test waits for in order: each
 /// ``next(_:timeout:where:)`` looks only at lines after the one the previous wait returned.
 final class LineLog: Sendable {
     private struct State {
         var lines: [String] = []
-        var partial: [UInt8] = []
         var cursor = 0
         var ended = false
-        /// The wait under way: for a line that `matches`, or (`untilEnd`) for the pipe's end.
+        /// The wait under way: for a line that `matches`, or (`untilEnd`) for the output's end.
         var waiter: (id: Int, matches: @Sendable (String) -> Bool, untilEnd: Bool,
                      continuation: CheckedContinuation<String, any Error>)?
         var expired: Set<Int> = []
@@ -57,23 +55,9 @@ final class LineLog: Sendable {
     /// Every complete line so far.
     var lines: [String] { state.withLock { $0.lines } }
 
-    /// Reads `handle` to its end on a thread of its own (reads block), keeping each line; or,
-    /// given `lineLimit`, closes it once that many lines have come, as `head -n` does.
-    func follow(_ handle: FileHandle, lineLimit: Int? = nil) {
-        let thread = Thread { [self] in
-            // read(2), which returns what has come; FileHandle.read(upToCount:) waits for all of it.
-            var buffer = [UInt8](repeating: 0, count: 65_536)
-            while lineLimit.map({ lines.count < $0 }) ?? true {
-                let count = read(handle.fileDescriptor, &buffer, buffer.count)
-                if count < 0 && errno == EINTR { continue }
-                guard count > 0 else { break }
-                append(Data(buffer[..<count]))
-            }
-            if lineLimit != nil { try? handle.close() }
-            end()
-        }
-        thread.name = "routectl-tests line reader"
-        thread.start()
+    /// Where the process runner delivers a process's lines to this log.
+    var output: ChildProcess.Output {
+        .lines(onLine: { [self] _, line in append(line) }, onEnd: { [self] in end() })
     }
 
     /// The next line that matches, waiting for it as long as `timeout` at most.
@@ -82,7 +66,7 @@ final class LineLog: Sendable {
         try await wait(what, timeout: timeout, untilEnd: false, where: matches)
     }
 
-    /// Every line, once the process has closed the pipe (it exited), waiting as long as
+    /// Every line, once the output has ended (the process exited), waiting as long as
     /// `timeout` at most.
     func all(timeout: Duration = .seconds(20)) async throws -> [String] {
         _ = try await wait("the end of the output", timeout: timeout, untilEnd: true) { _ in false }
@@ -106,7 +90,7 @@ final class LineLog: Sendable {
                 if let line = state.take(matches) { return .success(line) }
                 if state.ended {
                     if untilEnd { return .success("") }
-                    return .failure(TimedOut(what: "\(what) (the process closed the pipe)", written: state.lines))
+                    return .failure(TimedOut(what: "\(what) (the output ended)", written: state.lines))
                 }
                 state.waiter = (id, matches, untilEnd, continuation)
                 return nil
@@ -115,13 +99,9 @@ final class LineLog: Sendable {
         }
     }
 
-    private func append(_ data: Data) {
+    private func append(_ line: String) {
         let resumed: (CheckedContinuation<String, any Error>, String)? = state.withLock { state in
-            state.partial.append(contentsOf: data)
-            while let newline = state.partial.firstIndex(of: UInt8(ascii: "\n")) {
-                state.lines.append(String(decoding: state.partial[..<newline], as: UTF8.self))
-                state.partial.removeSubrange(...newline)
-            }
+            state.lines.append(line)
             guard let waiter = state.waiter, let line = state.take(waiter.matches) else { return nil }
             state.waiter = nil
             return (waiter.continuation, line)
@@ -131,16 +111,12 @@ final class LineLog: Sendable {
 
     private func end() {
         let resumed: (CheckedContinuation<String, any Error>, Result<String, any Error>)? = state.withLock { state in
-            if !state.partial.isEmpty {
-                state.lines.append(String(decoding: state.partial, as: UTF8.self))
-                state.partial.removeAll()
-            }
             state.ended = true
             guard let waiter = state.waiter else { return nil }
             state.waiter = nil
             if waiter.untilEnd { return (waiter.continuation, .success("")) }
             if let line = state.take(waiter.matches) { return (waiter.continuation, .success(line)) }
-            return (waiter.continuation, .failure(TimedOut(what: "a line (the process closed the pipe)", written: state.lines)))
+            return (waiter.continuation, .failure(TimedOut(what: "a line (the output ended)", written: state.lines)))
         }
         if let (continuation, result) = resumed { continuation.resume(with: result) }
     }
@@ -156,112 +132,74 @@ final class LineLog: Sendable {
     }
 }
 
-/// A process's exit status, once it has one, awaited with a time limit.
-final class ExitWatch: Sendable {
-    private struct State {
-        var status: Int32?
-        var waiter: CheckedContinuation<Int32, any Error>?
-        var expired = false
-    }
-
-    private let state = Mutex(State())
-
-    /// Records the status and wakes the waiter.
-    func exited(_ status: Int32) {
-        let waiter = state.withLock { state in
-            state.status = status
-            defer { state.waiter = nil }
-            return state.waiter
-        }
-        waiter?.resume(returning: status)
-    }
-
-    /// The status; throws ``TimedOut`` carrying `written()` after `timeout`.
-    func status(timeout: Duration, written: @escaping @Sendable () -> [String]) async throws -> Int32 {
-        state.withLock { $0.expired = false }
-        let timer = Task { [self] in
-            do { try await Task.sleep(for: timeout) } catch { return }
-            let waiter = state.withLock { state in
-                state.expired = true
-                defer { state.waiter = nil }
-                return state.waiter
-            }
-            waiter?.resume(throwing: TimedOut(what: "routectl to exit", written: written()))
-        }
-        defer { timer.cancel() }
-        return try await withCheckedThrowingContinuation { continuation in
-            let settled: Result<Int32, any Error>? = state.withLock { state in
-                if let status = state.status { return .success(status) }
-                if state.expired { return .failure(TimedOut(what: "routectl to exit", written: written())) }
-                state.waiter = continuation
-                return nil
-            }
-            if let settled { continuation.resume(with: settled) }
-        }
-    }
-}
-
 /// A built executable running in the background, as a daemon runs: its standard error and
-/// output followed line by line, its exit awaited with a time limit. Killed (by its pid) if
-/// the test ends without waiting for it.
-final class RunningProcess {
+/// output followed line by line, its exit awaited with a time limit. Started and stopped
+/// through the package's process runner, by its own pid only; killed if the test ends
+/// without waiting for it.
+final class RunningProcess: Sendable {
     /// What it writes on standard error.
     let standardError = LineLog()
     /// What it writes on standard output.
     let standardOutput = LineLog()
-    private let process = Process()
-    private let exit = ExitWatch()
+    private let process: ChildProcess
+    /// `head -n N` reading standard error, when the test reads only N lines of it.
+    private let head: ChildProcess?
 
     /// Starts `executable` with `arguments`, in this process's environment without the
     /// variables that could lead it to another sound server than the one its arguments name,
     /// or to the user's session bus (a daemon would serve its D-Bus API there, and the next
     /// test's daemon would find the name taken).
-    /// Given `standardErrorLineLimit`, the test stops reading standard error after that many
-    /// lines and closes it, as `routectl daemon 2>&1 | head -1` does.
-    convenience init(_ executable: Executable, _ arguments: [String], standardErrorLineLimit: Int? = nil) throws {
+    /// Given `standardErrorLineLimit`, standard error goes through `head -n` that many lines,
+    /// which then exits and closes the pipe, as in `routectl daemon 2>&1 | head -1`.
+    convenience init(_ executable: Executable, _ arguments: [String], standardErrorLineLimit: Int? = nil) async throws {
         var environment = ProcessInfo.processInfo.environment
         for name in ["PULSE_SERVER", "PIPEWIRE_RUNTIME_DIR", "PIPEWIRE_REMOTE", "DBUS_SESSION_BUS_ADDRESS", "XDG_RUNTIME_DIR"] {
             environment[name] = nil
         }
-        try self.init(executable.url, arguments, environment: environment, standardErrorLineLimit: standardErrorLineLimit)
+        try await self.init(executable.url, arguments, environment: environment, standardErrorLineLimit: standardErrorLineLimit)
     }
 
     /// Starts the program at `url` with `arguments` and exactly `environment`.
-    init(_ url: URL, _ arguments: [String], environment: [String: String], standardErrorLineLimit: Int? = nil) throws {
-        process.executableURL = url
-        process.arguments = arguments
-        process.environment = environment
-        let errorPipe = Pipe(), outputPipe = Pipe()
-        process.standardError = errorPipe
-        process.standardOutput = outputPipe
-        process.standardInput = FileHandle.nullDevice
-        process.terminationHandler = { [exit] process in
-            // A signal's number comes as 128 + signal, as a shell reports it.
-            exit.exited(process.terminationReason == .exit ? process.terminationStatus : 128 + process.terminationStatus)
+    init(_ url: URL, _ arguments: [String], environment: [String: String], standardErrorLineLimit: Int? = nil) async throws {
+        let path = url.path
+        guard let limit = standardErrorLineLimit else {
+            process = try await ChildProcess.launch([path] + arguments, environment: environment,
+                                                    output: standardOutput.output, error: .separately(standardError.output))
+            head = nil
+            return
         }
-        try process.run()
-        standardError.follow(errorPipe.fileHandleForReading, lineLimit: standardErrorLineLimit)
-        standardOutput.follow(outputPipe.fileHandleForReading)
+        let (headInput, errorOutput) = try ChildProcess.pipe()
+        process = try await ChildProcess.launch([path] + arguments, environment: environment,
+                                                output: standardOutput.output, error: .separately(errorOutput))
+        do {
+            head = try await ChildProcess.launch(["/usr/bin/head", "-n", String(limit)], environment: environment,
+                                                 input: headInput, output: standardError.output,
+                                                 error: .separately(.inherited))
+        } catch {
+            process.signal(SIGKILL)
+            throw error
+        }
     }
 
     /// The process's pid.
-    var processIdentifier: pid_t { process.processIdentifier }
+    var processIdentifier: pid_t { process.pid }
 
-    /// Sends `signal` to the process.
+    /// Sends `signal` to the process, unless it has exited.
     func send(_ signal: Int32) {
-        if process.isRunning { kill(process.processIdentifier, signal) }
+        process.signal(signal)
     }
 
     /// Its exit status, once it has exited (128 + n after signal n); throws ``TimedOut``
     /// (with what it wrote on standard error) if it has not exited within `timeout`.
     func exitStatus(timeout: Duration = .seconds(20)) async throws -> Int32 {
-        try await exit.status(timeout: timeout) { [standardError] in standardError.lines }
+        guard let termination = await process.completion(within: timeout) else {
+            throw TimedOut(what: "the process to exit", written: standardError.lines)
+        }
+        return termination.shellStatus
     }
 
     deinit {
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
+        process.signal(SIGKILL)
+        head?.signal(SIGKILL)
     }
 }

@@ -58,7 +58,7 @@ struct SandboxCommandTests {
     /// `readyLine` on its standard error, which the command shares. The command is the
     /// sandbox's child that is not `pulseaudio`.
     private func start(_ command: [String], readyLine: String) async throws -> Started {
-        let sandbox = try RunningProcess(try Executable.built("routekit-sandbox"),
+        let sandbox = try await RunningProcess(try Executable.built("routekit-sandbox"),
                                          ["--server", "pulseaudio", "--devices", "demo", "--"] + command)
         do {
             _ = try await sandbox.standardError.next("the command to be up") { $0.hasSuffix(readyLine) }

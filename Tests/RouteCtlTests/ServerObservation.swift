@@ -1,4 +1,5 @@
 import Foundation
+import ProcessRunner
 import PulseAudio
 import SoundServerSandbox
 
@@ -37,11 +38,12 @@ enum ServerObservation {
     static func configuredDefaultSink(on server: SandboxServer) async throws -> String? {
         var environment = server.environment
         environment["PATH"] = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        let run = try RunningProcess(URL(fileURLWithPath: "/usr/bin/pw-metadata"), ["-n", "default", "0"],
-                                     environment: environment)
-        let status = try await run.exitStatus(timeout: .seconds(10))
-        guard status == 0 else { throw Failed(message: "pw-metadata exited with status \(status)") }
-        let output = try await run.standardOutput.all(timeout: .seconds(10))
+        let run = try await ChildProcess.run(["/usr/bin/pw-metadata", "-n", "default", "0"], environment: environment,
+                                             timeLimit: .seconds(10))
+        guard run.termination == .exited(0), !run.timedOut else {
+            throw Failed(message: "pw-metadata " + (run.timedOut ? "did not finish within 10 s" : "ended with \(run.termination)"))
+        }
+        let output = run.standardOutput.split(separator: "\n").map(String.init)
         guard let line = output.first(where: { $0.contains("key:'default.configured.audio.sink'") }) else { return nil }
         // value:'{ "name": "virtual_out" }'
         guard let nameKey = line.range(of: "\"name\""),

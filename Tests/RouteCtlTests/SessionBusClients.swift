@@ -30,7 +30,7 @@ struct SessionBusClients {
 
     /// Runs `program` (an absolute path) to its end.
     func run(_ program: String, _ arguments: [String]) async throws -> Output {
-        let process = try RunningProcess(URL(fileURLWithPath: program), arguments, environment: environment)
+        let process = try await RunningProcess(URL(fileURLWithPath: program), arguments, environment: environment)
         let status = try await process.exitStatus(timeout: .seconds(20))
         return Output(status: status, standardOutput: try await process.standardOutput.all().joined(separator: "\n"),
                       standardError: try await process.standardError.all().joined(separator: "\n"))
@@ -71,7 +71,7 @@ struct SessionBusClients {
     /// `routectl daemon ARGUMENTS --server SERVER`, running; returns once it serves the API
     /// (its `dbus: serving` line).
     func daemon(_ arguments: [String], on server: SandboxServer) async throws -> RunningProcess {
-        let daemon = try RunningProcess(try Executable.built("routectl").url,
+        let daemon = try await RunningProcess(try Executable.built("routectl").url,
                                         ["daemon"] + arguments + ["--server", server.socketPath], environment: environment)
         _ = try await daemon.standardError.next("the daemon to serve the D-Bus API") { $0.hasPrefix("dbus: serving") }
         return daemon

@@ -114,11 +114,11 @@ struct ManagerRestoreTests {
     func streamsStillFollowTheDefault(kind: SoundServerKind) async throws {
         try await RestoreRig.with(kind) { rig in
             // On the default: it follows the default (module-switch-on-connect would move it).
-            let music = try StreamProcess(on: rig.server, .playback, device: RestoreRig.builtin.name,
+            let music = try await StreamProcess(on: rig.server, .playback, device: RestoreRig.builtin.name,
                                           properties: ["media.name": "music"])
             defer { music.stop() }
             // On another sink, by name: pinned there by its user.
-            let voice = try StreamProcess(on: rig.server, .playback, device: RestoreRig.usb.name,
+            let voice = try await StreamProcess(on: rig.server, .playback, device: RestoreRig.usb.name,
                                           properties: ["media.name": "voice"])
             defer { voice.stop() }
             try await rig.waitForStream(of: music, on: RestoreRig.builtin.name)
@@ -150,7 +150,7 @@ struct ManagerRestoreTests {
             // the same stream is sometimes undone by WirePlumber (seen with pactl alone, one
             // time in fifteen), which would make the user's own move unreliable.
             let voice = kind == .pulseaudio
-                ? try StreamProcess(on: rig.server, .playback, device: RestoreRig.usb.name, properties: ["media.name": "voice"])
+                ? try await StreamProcess(on: rig.server, .playback, device: RestoreRig.usb.name, properties: ["media.name": "voice"])
                 : nil
             defer { voice?.stop() }
             if let voice { try await rig.waitForStream(of: voice, on: RestoreRig.usb.name) }

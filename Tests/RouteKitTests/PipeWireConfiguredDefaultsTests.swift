@@ -300,7 +300,7 @@ struct PipeWireConfiguredDefaultsTests {
 func waitForConfiguredDefaults(_ what: String, on server: SandboxServer, timeout: Duration = .seconds(15),
                        _ condition: @escaping @Sendable (ConfiguredDefaults) -> Bool) async throws {
     let reader = PipeWireConfiguredDefaults(environment: server.environment)
-    let monitor = try PipeWireMetadataMonitor(server: server)
+    let monitor = try await PipeWireMetadataMonitor(server: server)
     defer { monitor.stop() }
     let changes = monitor.changes
     let last = LastConfiguredReading()

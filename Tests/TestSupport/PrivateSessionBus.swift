@@ -1,20 +1,20 @@
 import Foundation
 import Glibc
-import SoundServerSandbox
+import ProcessRunner
 import Synchronization
 
 /// A private D-Bus session bus for one test: `dbus-daemon` with a configuration of its own in
 /// a temporary directory — no service activation, so nothing installed on the machine
 /// (callaudiod among others) can be started on it — listening on `unix:path=DIR/bus`.
 ///
-/// Started with the sandbox's `posix_spawn` and ready once the daemon has printed its address
-/// (it prints it after it listens: an event, not a sleep); stopped by its own pid.
+/// Started through the package's process runner and ready once the daemon has printed its
+/// address (it prints it after it listens: an event, not a sleep); stopped by its own pid.
 /// ``restart()`` stops it and starts a new one at the same address, as a session bus that
 /// goes away and comes back.
 public final class PrivateSessionBus: Sendable {
     /// The folder holding the configuration and the socket.
     public let directory: String
-    private let processID = Mutex<pid_t?>(nil)
+    private let daemon = Mutex<ChildProcess?>(nil)
 
     /// The bus's address, for `DBUS_SESSION_BUS_ADDRESS`.
     public var address: String { "unix:path=\(directory)/bus" }
@@ -49,96 +49,61 @@ public final class PrivateSessionBus: Sendable {
     public static func withBus<Result>(isolation: isolated (any Actor)? = #isolation,
                                        _ body: (PrivateSessionBus) async throws -> Result) async throws -> Result {
         let bus = try await start()
-        defer { bus.remove() }
-        return try await body(bus)
+        do {
+            let result = try await body(bus)
+            await bus.remove()
+            return result
+        } catch {
+            await bus.remove()
+            throw error
+        }
     }
 
-    /// Stops the daemon (SIGTERM to its pid, then waits for it): every client loses the bus.
-    public func stop() {
-        guard let pid = processID.withLock({ pid in defer { pid = nil }; return pid }) else { return }
-        kill(pid, SIGTERM)
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+    /// Stops the daemon (SIGTERM to its pid, then waits until it is reaped): every client
+    /// loses the bus.
+    public func stop() async {
+        guard let process = daemon.withLock({ daemon in defer { daemon = nil }; return daemon }) else { return }
+        process.signal(SIGTERM)
+        _ = await process.completion(within: nil)
         unlink(socketPath)
     }
 
     /// Starts the daemon again at the same address.
     public func restart() async throws {
-        stop()
+        await stop()
         try await launch()
     }
 
     /// Stops the daemon and removes the folder.
-    public func remove() {
-        stop()
+    public func remove() async {
+        await stop()
         try? FileManager.default.removeItem(atPath: directory)
     }
 
-    deinit { stop() }
+    /// A bus released without ``remove()`` kills its daemon (no waiting).
+    deinit {
+        daemon.withLock { $0 }?.signal(SIGKILL)
+    }
 
     private func launch() async throws {
-        let reader = try spawnDaemon()
-        // dbus-daemon prints its address once it listens; an early end of the pipe means it failed.
-        let printed = try await withTimeout("dbus-daemon to print its address", .seconds(15)) {
-            await Self.readLine(from: reader)
+        // dbus-daemon prints its address once it listens; an end of its output without a line
+        // means it failed. Its warnings go to a log beside the socket.
+        let (lines, printed) = AsyncStream.makeStream(of: String.self)
+        let process = try await ChildProcess.launch(
+            ["/usr/bin/dbus-daemon", "--config-file=\(directory)/session.conf", "--nofork", "--nopidfile",
+             "--nosyslog", "--print-address"],
+            environment: ["PATH": "/usr/bin:/bin"],
+            output: .lines(onLine: { _, line in printed.yield(line) }, onEnd: { printed.finish() }),
+            error: .separately(.appendingToFile(directory + "/dbus-daemon.log")))
+        daemon.withLock { $0 = process }
+        let address = try await withTimeout("dbus-daemon to print its address", .seconds(15)) {
+            for await line in lines { return line }
+            return ""
         }
-        guard printed.hasPrefix("unix:") else {
-            stop()
+        guard address.hasPrefix("unix:") else {
+            await stop()
             let log = (try? String(contentsOfFile: directory + "/dbus-daemon.log", encoding: .utf8)) ?? ""
-            throw BusStartFailure(message: "dbus-daemon did not start: \(printed) \(log)")
-        }
-    }
-
-    /// Spawns the daemon with its standard output on a pipe; returns the pipe's read end.
-    private func spawnDaemon() throws -> Int32 {
-        var descriptors: [Int32] = [0, 0]
-        guard pipe(&descriptors) == 0 else {
-            throw BusStartFailure(message: "pipe: \(String(cString: strerror(errno)))")
-        }
-        // Not atomic (Swift's Glibc lacks pipe2), but the sandbox's spawn closes every
-        // descriptor above 2 in its children anyway; this keeps other spawners' children out.
-        _ = fcntl(descriptors[0], F_SETFD, FD_CLOEXEC)
-        _ = fcntl(descriptors[1], F_SETFD, FD_CLOEXEC)
-        // Its warnings go to a log beside the socket; only the address comes through the pipe.
-        let log = open(directory + "/dbus-daemon.log", O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
-        // Only the child keeps the write end, so the pipe ends when the daemon does.
-        defer {
-            close(descriptors[1])
-            if log >= 0 { close(log) }
-        }
-        let commandLine = ["/usr/bin/dbus-daemon", "--config-file=\(directory)/session.conf", "--nofork", "--nopidfile",
-                           "--nosyslog", "--print-address"]
-        do {
-            let pid = try Spawn.spawn(commandLine, environment: ["PATH": "/usr/bin:/bin"],
-                                      output: .descriptors(standardOutput: descriptors[1],
-                                                           standardError: log >= 0 ? log : descriptors[1]))
-            processID.withLock { $0 = pid }
-        } catch {
-            close(descriptors[0])
-            throw error
-        }
-        return descriptors[0]
-    }
-
-    /// The first line written on `descriptor` (or everything, if it ends first), read on a
-    /// thread of its own because read(2) blocks; closes the descriptor.
-    private static func readLine(from descriptor: Int32) async -> String {
-        await withCheckedContinuation { continuation in
-            let thread = Thread {
-                var bytes: [UInt8] = []
-                var buffer = [UInt8](repeating: 0, count: 512)
-                while !bytes.contains(UInt8(ascii: "\n")) {
-                    let count = read(descriptor, &buffer, buffer.count)
-                    if count < 0 && errno == EINTR { continue }
-                    guard count > 0 else { break }
-                    bytes += buffer[..<count]
-                }
-                close(descriptor)
-                let text = String(decoding: bytes, as: UTF8.self)
-                continuation.resume(returning: String(text.prefix { $0 != "\n" }))
-            }
-            thread.name = "PrivateSessionBus address reader"
-            thread.start()
+            throw BusStartFailure(message: "dbus-daemon did not start: \(address) \(log)")
         }
     }
 

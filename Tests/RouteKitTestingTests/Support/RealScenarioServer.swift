@@ -75,7 +75,7 @@ final class RealScenarioServer: ScenarioServer {
     }
 
     func startStream(on sink: String) async throws -> Int {
-        let process = try StreamProcess(on: sandbox, .playback, device: sink)
+        let process = try await StreamProcess(on: sandbox, .playback, device: sink)
         return streams.withLock { streams in
             streams[streams.count] = process
             return streams.count - 1

@@ -356,7 +356,7 @@ final class LiveManagerRig: Sendable {
     /// Starts `pacat` playing silence to `device`, optionally with a `media.role`, and waits
     /// until the server shows the stream.
     func play(on device: ConventionDevice, role: String? = nil) async throws -> StreamProcess {
-        let stream = try StreamProcess(on: server, .playback, device: device.name,
+        let stream = try await StreamProcess(on: server, .playback, device: device.name,
                                        properties: role.map { ["media.role": $0] } ?? [:])
         try await waitUntil("pacat #\(stream.processID) playing on \(device)", observer: observer) {
             try await self.sinkName(of: stream) == device.name
@@ -377,7 +377,7 @@ final class LiveManagerRig: Sendable {
     /// Starts `pacat` recording from `device`'s microphone, optionally with a `media.role`, and
     /// waits until the server shows the stream.
     func record(from device: ConventionDevice, role: String? = nil) async throws -> StreamProcess {
-        let stream = try StreamProcess(on: server, .record, device: device.microphoneName,
+        let stream = try await StreamProcess(on: server, .record, device: device.microphoneName,
                                        properties: role.map { ["media.role": $0] } ?? [:])
         try await waitUntil("pacat #\(stream.processID) recording from \(device)", observer: observer) {
             try await self.sourceName(of: stream) == device.microphoneName

@@ -32,7 +32,7 @@ struct ManagerScopeTests {
             try await rig.expectRoute(on: Self.headset, streams: playing, recordings: recording, "after the headset appeared")
 
             // A stream that starts afterwards, on no sink in particular, goes to the new default.
-            let later = try StreamProcess(on: rig.server, .playback, device: "@DEFAULT_SINK@")
+            let later = try await StreamProcess(on: rig.server, .playback, device: "@DEFAULT_SINK@")
             defer { later.stop() }
             try await rig.expectRoute(on: Self.headset, streams: playing + [later], recordings: recording,
                                       "with a stream started after the switch")
@@ -71,10 +71,10 @@ struct ManagerScopeTests {
 
             // Phone streams that start after the switch, on the speaker, are moved too; other
             // new streams are left where they started.
-            let laterPhone = try StreamProcess(on: rig.server, .playback, device: Self.speaker.name, properties: ["media.role": "phone"])
-            let laterPhoneMicrophone = try StreamProcess(on: rig.server, .record, device: Self.speaker.microphoneName,
+            let laterPhone = try await StreamProcess(on: rig.server, .playback, device: Self.speaker.name, properties: ["media.role": "phone"])
+            let laterPhoneMicrophone = try await StreamProcess(on: rig.server, .record, device: Self.speaker.microphoneName,
                                                          properties: ["media.role": "phone"])
-            let laterMusic = try StreamProcess(on: rig.server, .playback, device: Self.speaker.name, properties: ["media.role": "music"])
+            let laterMusic = try await StreamProcess(on: rig.server, .playback, device: Self.speaker.name, properties: ["media.role": "music"])
             defer { for stream in [laterPhone, laterPhoneMicrophone, laterMusic] { stream.stop() } }
             try await expectApplicationRoute(rig, on: Self.headset, phone: ([phone, laterPhone], [phoneMicrophone, laterPhoneMicrophone]),
                                              others: ([music, laterMusic], [otherRecording]), "with streams started after the switch")
@@ -91,7 +91,7 @@ struct ManagerScopeTests {
             mark = await rig.recorder.count
             try await rig.plug(Self.headset)
             try await rig.recorder.waitForRoute(to: Self.headset.id, after: mark)
-            let follower = try StreamProcess(on: rig.server, .playback, device: "@DEFAULT_SINK@", properties: ["media.role": "phone"])
+            let follower = try await StreamProcess(on: rig.server, .playback, device: "@DEFAULT_SINK@", properties: ["media.role": "phone"])
             defer { follower.stop() }
             try await rig.settle("the new phone stream on the headset") { try await rig.sinkName(of: follower) == Self.headset.name }
             await rig.manager.stop()

@@ -1,5 +1,5 @@
 import Foundation
-import Glibc
+import ProcessRunner
 
 /// Finding `pw-metadata`.
 extension PipeWireConfiguredDefaults {
@@ -8,18 +8,14 @@ extension PipeWireConfiguredDefaults {
     /// that name in `PATH` (the environment's, else this process's, else the usual one).
     static func locate(_ executable: String, in environment: [String: String]) throws(Failure) -> String {
         if executable.contains("/") {
-            guard access(executable, X_OK) == 0 else { throw .toolMissing(executable: executable, searched: []) }
+            guard ExecutableSearch.isExecutableFile(executable) else { throw .toolMissing(executable: executable, searched: []) }
             return executable
         }
         let path = environment["PATH"] ?? ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
-        let directories = path.split(separator: ":", omittingEmptySubsequences: true).map(String.init)
-        for directory in directories {
-            let candidate = directory.hasSuffix("/") ? directory + executable : directory + "/" + executable
-            var status = stat()
-            if stat(candidate, &status) == 0, status.st_mode & S_IFMT != S_IFDIR, access(candidate, X_OK) == 0 {
-                return candidate
-            }
+        let directories = ExecutableSearch.directories(inPath: path)
+        guard let found = ExecutableSearch.find(executable, in: directories) else {
+            throw .toolMissing(executable: executable, searched: directories)
         }
-        throw .toolMissing(executable: executable, searched: directories)
+        return found
     }
 }

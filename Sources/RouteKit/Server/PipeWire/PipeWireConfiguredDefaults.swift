@@ -1,6 +1,5 @@
 import Foundation
-import Glibc
-import Synchronization
+import ProcessRunner
 
 /// Reads the user's configured defaults from PipeWire's `default` metadata, with
 /// `pw-metadata -n default 0`: the keys `default.configured.audio.sink` and
@@ -55,22 +54,7 @@ public struct PipeWireConfiguredDefaults: ConfiguredDefaultsReader {
     public func configuredDefaults() async throws -> ConfiguredDefaults {
         let environment = self.environment ?? ProcessInfo.processInfo.environment
         let path = try Self.locate(executable, in: environment)
-        let run: MetadataProcess.Completion
-        do {
-            run = try await MetadataProcess.run([path, "-n", "default", "0"], environment: environment, timeout: timeout)
-        } catch {
-            try Task.checkCancellation()
-            throw error
-        }
-        try Task.checkCancellation()
-        if run.timedOut { throw Failure.timedOut(after: timeout) }
-        switch run.termination {
-        case .exited(0): break
-        case .exited(let status): throw Failure.failed(status: status, standardError: run.standardError)
-        case .signaled(let signal): throw Failure.killed(signal: signal, standardError: run.standardError)
-        case .unknown:
-            throw Failure.failed(status: -1, standardError: "its exit status was lost (something else reaped it)\n" + run.standardError)
-        }
+        let run = try await Self.run([path, "-n", "default", "0"], environment: environment, timeout: timeout)
         return try Self.parse(run.standardOutput)
     }
 
@@ -84,15 +68,7 @@ public struct PipeWireConfiguredDefaults: ConfiguredDefaultsReader {
         let key = output ? Self.sinkKey : Self.sourceKey
         let arguments = name.map { ["-n", "default", "0", key, "{ \"name\": \"\(Self.jsonEscaped($0))\" }", "Spa:String:JSON"] }
             ?? ["-d", "-n", "default", "0", key]
-        let run = try await MetadataProcess.run([path] + arguments, environment: environment, timeout: timeout)
-        try Task.checkCancellation()
-        if run.timedOut { throw Failure.timedOut(after: timeout) }
-        switch run.termination {
-        case .exited(0): return
-        case .exited(let status): throw Failure.failed(status: status, standardError: run.standardError)
-        case .signaled(let signal): throw Failure.killed(signal: signal, standardError: run.standardError)
-        case .unknown: throw Failure.failed(status: -1, standardError: run.standardError)
-        }
+        _ = try await Self.run([path] + arguments, environment: environment, timeout: timeout)
     }
 
     /// `name` as the inside of a JSON string.
