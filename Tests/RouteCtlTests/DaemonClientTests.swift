@@ -32,7 +32,7 @@ struct DaemonClientTests {
         /// `routectl daemon --prefer wiredHeadset` (the configured preference), serving the API
         /// and with its first route line read.
         func startDaemon() async throws -> RunningProcess {
-            let daemon = try RunningProcess(session.routectl.url,
+            let daemon = try await RunningProcess(session.routectl.url,
                                             ["daemon", "--prefer", "wiredHeadset", "--server", session.server.socketPath],
                                             environment: environment)
             _ = try await daemon.standardError.next("the daemon to serve the API") { $0.hasPrefix("dbus: serving") }
