@@ -57,10 +57,12 @@ struct IntrospectionTests {
             defer { player.stop() }
             let recorder = try await StreamProcess(on: server, .record, device: "speaker.monitor")
             defer { recorder.stop() }
-            try await waitUntil("both pacat streams", observer: observer) {
+            // Both streams there and linked: pipewire-pulse lists a stream before WirePlumber has
+            // linked it to a sink (its sink is PA_INVALID_INDEX until then).
+            try await waitUntil("both pacat streams, linked", observer: observer) {
                 let inputs = try await observer.sinkInputs()
                 let outputs = try await observer.sourceOutputs()
-                return inputs.contains { $0.properties["media.role"] == "music" }
+                return inputs.contains { $0.properties["media.role"] == "music" && $0.sink != UInt32.max }
                     && outputs.contains { $0.properties["application.process.id"] == "\(recorder.processID)" }
             }
 
