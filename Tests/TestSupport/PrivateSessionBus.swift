@@ -7,7 +7,8 @@ import Synchronization
 /// a temporary directory — no service activation, so nothing installed on the machine
 /// (callaudiod among others) can be started on it — listening on `unix:path=DIR/bus`.
 ///
-/// Started through the package's process runner and ready once the daemon has printed its
+/// Started through the package's process runner (under `setpriv --pdeathsig KILL` where
+/// installed, so that it dies with the test process) and ready once the daemon has printed its
 /// address (it prints it after it listens: an event, not a sleep); stopped by its own pid.
 /// ``restart()`` stops it and starts a new one at the same address, as a session bus that
 /// goes away and comes back.
@@ -89,9 +90,13 @@ public final class PrivateSessionBus: Sendable {
         // dbus-daemon prints its address once it listens; an end of its output without a line
         // means it failed. Its warnings go to a log beside the socket.
         let (lines, printed) = AsyncStream.makeStream(of: String.self)
+        // Under util-linux's setpriv where installed, as the sandbox's servers: the daemon dies
+        // with the test process, even one that crashes or is killed.
+        let daemonCommand = ["/usr/bin/dbus-daemon", "--config-file=\(directory)/session.conf", "--nofork", "--nopidfile",
+                             "--nosyslog", "--print-address"]
+        let setpriv = ExecutableSearch.find("setpriv", in: ["/usr/bin", "/bin", "/usr/sbin", "/sbin"])
         let process = try await ChildProcess.launch(
-            ["/usr/bin/dbus-daemon", "--config-file=\(directory)/session.conf", "--nofork", "--nopidfile",
-             "--nosyslog", "--print-address"],
+            setpriv.map { [$0, "--pdeathsig", "KILL", "--"] + daemonCommand } ?? daemonCommand,
             environment: ["PATH": "/usr/bin:/bin"],
             output: .lines(onLine: { _, line in printed.yield(line) }, onEnd: { printed.finish() }),
             error: .separately(.appendingToFile(directory + "/dbus-daemon.log")))
