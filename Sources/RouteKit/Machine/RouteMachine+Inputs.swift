@@ -116,6 +116,13 @@ extension RouteMachine {
             // The route's device became unusable earlier and someone chose another default since.
             ledger.defaultSinkTaken()
         }
+        if configuration.isSystemScope, defaultsMoved, removed.isEmpty, let ours = ledger.setSink, previousSink != ours,
+           !devices.contains(where: { $0.output?.deviceName == ours }) {
+            // The manager's sink is gone and the server's fallback was seen already: a default
+            // that moves again is someone's choice, however soon after the failure it comes,
+            // and stop() leaves it alone.
+            ledger.defaultSinkTaken()
+        }
         if isYielding { return actions + report(current, reason: .changedElsewhere) }
         let reason: RouteChangeReason = routeLost ? .deviceFailed : (!added.isEmpty || !becameUsable.isEmpty) ? .deviceAppeared
             : defaultsMoved ? .changedElsewhere : .deviceChanged
