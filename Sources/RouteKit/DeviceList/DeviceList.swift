@@ -183,7 +183,7 @@ public actor DeviceList {
                     statistics.lookups += change.lookups
                     statistics.lookupTime += ContinuousClock.now - lookupStart
                 }
-                publish(change.listChange)
+                publish(change.devices)
             }
         } catch let error as PulseError where error.code == .connectionTerminated || error.code == .badState {
             // The connection went away: the resynchronization after reconnecting covers it.
@@ -209,5 +209,16 @@ public actor DeviceList {
     private func publish(_ change: Change) {
         guard !change.isEmpty else { return }
         for continuation in subscribers.values { continuation.yield(change) }
+    }
+}
+
+extension DeviceList.Change {
+    /// Adds `other` to this change: a device removed and added again counts as added.
+    mutating func merge(_ other: DeviceList.Change) {
+        added.formUnion(other.added)
+        removed.formUnion(other.removed)
+        changed.formUnion(other.changed)
+        defaultsChanged = defaultsChanged || other.defaultsChanged
+        removed.subtract(added)
     }
 }

@@ -167,12 +167,8 @@ struct DeviceListState: Sendable {
     private mutating func rebuild(_ keys: [GroupKey?]) -> DeviceList.Change {
         var change = DeviceList.Change()
         for key in Set(keys.compactMap { $0 }) {
-            let partial = rebuild(key)
-            change.added.formUnion(partial.added)
-            change.removed.formUnion(partial.removed)
-            change.changed.formUnion(partial.changed)
+            change.merge(rebuild(key))
         }
-        change.removed.subtract(change.added)
         return change
     }
 

@@ -6,28 +6,12 @@ import PulseAudio
 struct DeviceTracker: Sendable {
     private(set) var state = DeviceListState()
 
-    /// What a batch changed.
+    /// What a batch changed: the devices, as ``DeviceList`` publishes it, and what it cost.
     struct Change: Sendable {
-        var added: Set<AudioDevice.ID> = []
-        var removed: Set<AudioDevice.ID> = []
-        var changed: Set<AudioDevice.ID> = []
-        var defaultsChanged = false
+        var devices = DeviceList.Change()
         /// How many lookups the batch cost.
         var lookups = 0
-        var isEmpty: Bool { added.isEmpty && removed.isEmpty && changed.isEmpty && !defaultsChanged }
-
-        /// The same, as ``DeviceList`` publishes it.
-        var listChange: DeviceList.Change {
-            DeviceList.Change(added: added, removed: removed, changed: changed, defaultsChanged: defaultsChanged)
-        }
-
-        mutating func merge(_ other: DeviceList.Change) {
-            added.formUnion(other.added)
-            removed.formUnion(other.removed)
-            changed.formUnion(other.changed)
-            defaultsChanged = defaultsChanged || other.defaultsChanged
-            removed.subtract(added)
-        }
+        var isEmpty: Bool { devices.isEmpty }
     }
 
     /// The facilities the tracker follows.
@@ -63,14 +47,14 @@ struct DeviceTracker: Sendable {
         var lookups: [Key] = []
         for (key, kind) in latest {
             if kind == .remove {
-                change.merge(remove(key))
+                change.devices.merge(remove(key))
             } else {
                 lookups.append(key)
             }
         }
         change.lookups = lookups.count
         for (key, answer) in try await Self.lookUp(lookups, on: server) {
-            change.merge(upsert(key, answer))
+            change.devices.merge(upsert(key, answer))
         }
         return change
     }

@@ -176,7 +176,7 @@ struct EngineLoop: Sendable {
         let tracker = self.tracker
         let actions = core.machine {
             $0.update(devices: tracker.devices, defaultSink: tracker.defaultSinkName, defaultSource: tracker.defaultSourceName,
-                      added: change.added, removed: change.removed, now: ContinuousClock.now)
+                      added: change.devices.added, removed: change.devices.removed, now: ContinuousClock.now)
         }
         clock.decided = .now
         return actions
