@@ -52,6 +52,20 @@ final class LineLog: Sendable {
 
     private let state = Mutex(State())
 
+    /// The next lines that match each of `predicates`, in whatever order they come (lines
+    /// two tasks of the process write, such as a route change and the report of what caused
+    /// it), returned in the order of `predicates`.
+    func nextInAnyOrder(_ what: String, timeout: Duration = .seconds(20),
+                        _ predicates: [@Sendable (String) -> Bool]) async throws -> [String] {
+        var found = [String?](repeating: nil, count: predicates.count)
+        while let _ = found.firstIndex(of: nil) {
+            let waiting = found.indices.filter { found[$0] == nil }
+            let line = try await next(what, timeout: timeout) { line in waiting.contains { predicates[$0](line) } }
+            if let index = waiting.first(where: { predicates[$0](line) }) { found[index] = line }
+        }
+        return found.compactMap { $0 }
+    }
+
     /// Every complete line so far.
     var lines: [String] { state.withLock { $0.lines } }
 

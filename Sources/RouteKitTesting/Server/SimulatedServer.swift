@@ -29,7 +29,7 @@ import Synchronization
 /// does. Not modelled: sample rates and latencies, suspending idle devices
 /// (`module-suspend-on-idle`), `module-stream-restore`, `module-card-restore`,
 /// `module-switch-on-connect`, `module-bluetooth-policy`, and filter devices.
-public final class SimulatedServer: AudioServer, Sendable {
+public final class SimulatedServer: VolumeControllingServer, Sendable {
     /// How the simulated server is set up.
     public struct Options: Hashable, Sendable {
         /// What ``SimulatedServer/serverInfo()`` reports as the server's name.

@@ -193,7 +193,13 @@ struct SimulatedScenarioTests {
         try server.removeCard(named: try #require(usb.card))
         let after = try await log.waitForRoute(to: Self.firstHeadsetID, after: mark)
         #expect(after.reason == .deviceFailed)
+        // Its sink may go a moment before its card: the selection goes with the card, once the
+        // device is no longer listed.
+        try await log.wait("the USB headset unlisted") { [mark] events in
+            events.dropFirst(mark).contains { if case .devicesChanged(let devices) = $0 { !devices.contains { $0.id == usb.id } } else { false } }
+        }
         #expect(manager.manualSelection == nil)
+        #expect(manager.selectedAudioDevice?.id == Self.firstHeadsetID)
 
         await #expect(throws: SelectionError.noSuchDevice("nope")) { try await manager.select("nope") }
         await manager.stop()
