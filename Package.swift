@@ -96,6 +96,16 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // Pausing media when the private output it plays on goes, resuming what it paused, and
+        // holding media during calls. Plain Swift: players come through MediaPlayerControl.
+        .target(
+            name: "MediaControl",
+            dependencies: [
+                "PulseAudio", "RouteKit",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
         // Reads pasted `pactl`/`pacmd`/PipeWire dumps from bug reports into PulseAudio's values.
         .target(
             name: "DumpReader",
