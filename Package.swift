@@ -261,6 +261,12 @@ let package = Package(
             dependencies: ["RouteKitDBus", "DBus", "RouteKit", "PulseAudio"],
             swiftSettings: strictSettings
         ),
+        // Media pausing's decisions, without a server.
+        .testTarget(
+            name: "MediaControlTests",
+            dependencies: ["MediaControl", "PulseAudio", "RouteKit"],
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "RouteCtlTests",
             dependencies: ["ProcessRunner", "RouteCtlCommands", "DBus", "PulseAudio", "RouteKit", "RouteKitTesting",

@@ -1,13 +1,13 @@
 import Synchronization
 
-/// The engine's one queue of inputs: the server's events and the API's commands, in the order
+/// One queue of inputs for a loop (the engine's, media pausing's): events and commands, in the order
 /// they arrived, handed to the loop a batch at a time.
 ///
 /// Many producers (libpulse's thread, any caller's task), one consumer (the loop). A producer
 /// appends and, when the loop waits, resumes it; the loop takes everything queued at each wake,
 /// so a storm costs one wake per batch, not one per event. Nothing is lost and nothing is
 /// reordered. The queue is bounded only by what arrives between two wakes.
-final class InputQueue<Element: Sendable>: Sendable {
+public final class InputQueue<Element: Sendable>: Sendable {
     private struct State {
         var buffer: [Element] = []
         var waiter: CheckedContinuation<[Element]?, Never>?
@@ -16,10 +16,11 @@ final class InputQueue<Element: Sendable>: Sendable {
 
     private let state = Mutex(State())
 
-    init() {}
+    /// An empty queue.
+    public init() {}
 
     /// Appends `element`; dropped once the queue is finished.
-    func push(_ element: Element) {
+    public func push(_ element: Element) {
         let waiter: CheckedContinuation<[Element]?, Never>? = state.withLock { state in
             guard !state.isFinished else { return nil }
             if let waiter = state.waiter {
@@ -33,7 +34,7 @@ final class InputQueue<Element: Sendable>: Sendable {
     }
 
     /// Ends the queue: the loop gets what is still queued, then nil.
-    func finish() {
+    public func finish() {
         let waiter = state.withLock { state -> CheckedContinuation<[Element]?, Never>? in
             state.isFinished = true
             defer { state.waiter = nil }
@@ -45,7 +46,7 @@ final class InputQueue<Element: Sendable>: Sendable {
     /// Everything queued, waiting for at least one element; nil once the queue is finished and
     /// empty. An empty batch when the calling task is cancelled, or when `deadline` passes
     /// first. Only one task may wait at a time.
-    func nextBatch(until deadline: ContinuousClock.Instant? = nil) async -> [Element]? {
+    public func nextBatch(until deadline: ContinuousClock.Instant? = nil) async -> [Element]? {
         if let ready = takeQueued() { return ready }
         guard let deadline else { return await waitForBatch() }
         return await withTaskGroup(of: [Element]?.self) { group in

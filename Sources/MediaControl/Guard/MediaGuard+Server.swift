@@ -1,0 +1,60 @@
+import PulseAudio
+import RouteKit
+
+extension MediaGuard {
+    /// Follows the server's sinks, streams and default: removals are passed on at once (they
+    /// are what exposes a stream, and need no reading), appearances and changes once read,
+    /// each read running beside the others so that none waits behind another.
+    func followServer(into queue: InputQueue<MediaInput>) async {
+        let events = server.events()
+        await readEverything(into: queue)
+        await withDiscardingTaskGroup { lookups in
+            for await event in events {
+                switch event {
+                case .connectionStateChanged(.ready):
+                    lookups.addTask { await self.readEverything(into: queue) }
+                case .connectionStateChanged:
+                    break
+                case .subscription(let change):
+                    if change.kind == .remove {
+                        switch change.facility {
+                        case .sink: queue.push(.sinkRemoved(change.index))
+                        case .sinkInput: queue.push(.streamRemoved(change.index))
+                        default: break
+                        }
+                    } else if [.sink, .sinkInput, .server].contains(change.facility) {
+                        lookups.addTask { await self.read(change, into: queue) }
+                    }
+                }
+            }
+        }
+    }
+
+    private func read(_ change: SubscriptionEvent, into queue: InputQueue<MediaInput>) async {
+        do {
+            switch change.facility {
+            case .sink:
+                if let sink = try await server.sink(at: change.index) { queue.push(.sink(sink)) } else { queue.push(.sinkRemoved(change.index)) }
+            case .sinkInput:
+                if let stream = try await server.sinkInput(at: change.index) { queue.push(.stream(stream)) } else { queue.push(.streamRemoved(change.index)) }
+            case .server:
+                queue.push(.defaultSink(try await server.serverInfo().defaultSinkName))
+            default:
+                break
+            }
+        } catch {
+            // The connection went; its return reads everything again.
+        }
+    }
+
+    private func readEverything(into queue: InputQueue<MediaInput>) async {
+        do {
+            async let sinks = server.sinks()
+            async let streams = server.sinkInputs()
+            async let info = server.serverInfo()
+            queue.push(.reset(sinks: try await sinks, streams: try await streams, defaultSink: try await info.defaultSinkName))
+        } catch {
+            // Not connected: the connection's return brings another reading.
+        }
+    }
+}

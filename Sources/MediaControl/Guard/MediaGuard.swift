@@ -1,0 +1,217 @@
+import Logging
+import PulseAudio
+import RouteKit
+import Synchronization
+
+/// Pauses media when the private output it plays on goes away, resumes what it paused when a
+/// private output is back, and holds media while call audio is on.
+///
+/// Run it beside an ``AudioDeviceManager`` (whose device model says which outputs are private
+/// and whose call audio it follows): ``run()`` follows the server's sinks and streams, the
+/// manager and the players until its task is cancelled, then unmutes whatever it still
+/// holds muted. Decisions are ``MediaMachine``'s; this type performs them.
+public final class MediaGuard: Sendable {
+    let server: any VolumeControllingServer
+    private let manager: AudioDeviceManager
+    private let sources: [any MediaPlayerControl]
+    private let logger: Logger
+    private let inputs = Mutex<InputQueue<MediaInput>?>(nil)
+    private let shared: Mutex<Shared>
+
+    private struct Shared {
+        var settings: MediaSettings
+        var subscribers: [Int: AsyncStream<MediaEvent>.Continuation] = [:]
+        var nextSubscriber = 0
+        var paused: [String] = []
+    }
+
+    /// A guard over `server` and `manager` that pauses and resumes the players of `players`.
+    public init(server: any VolumeControllingServer, manager: AudioDeviceManager, players: [any MediaPlayerControl],
+                settings: MediaSettings = MediaSettings(), logger: Logger = Logger(label: "routekit.media")) {
+        self.server = server
+        self.manager = manager
+        self.sources = players
+        self.logger = logger
+        self.shared = Mutex(Shared(settings: settings))
+    }
+
+    /// The settings in force.
+    public var settings: MediaSettings { shared.withLock { $0.settings } }
+
+    /// The players RouteKit paused and may still resume.
+    public var pausedPlayers: [String] { shared.withLock { $0.paused } }
+
+    /// Changes the settings; they apply from the next event on.
+    public func update(_ settings: MediaSettings) {
+        shared.withLock { $0.settings = settings }
+        inputs.withLock { $0 }?.push(.settings(settings))
+    }
+
+    /// What the guard does from now on, until it stops.
+    public func events() -> AsyncStream<MediaEvent> {
+        let (stream, continuation) = AsyncStream.makeStream(of: MediaEvent.self)
+        let id = shared.withLock { shared -> Int in
+            defer { shared.nextSubscriber += 1 }
+            shared.subscribers[shared.nextSubscriber] = continuation
+            return shared.nextSubscriber
+        }
+        continuation.onTermination = { [weak self] _ in
+            self?.shared.withLock { _ = $0.subscribers.removeValue(forKey: id) }
+        }
+        return stream
+    }
+
+    /// Follows the server, the manager and the players until the calling task is cancelled;
+    /// then unmutes what it muted (paused players stay paused).
+    public func run() async {
+        let queue = InputQueue<MediaInput>()
+        inputs.withLock { $0 = queue }
+        var machine = MediaMachine(settings: settings)
+        var readiness = Readiness()
+        await withDiscardingTaskGroup { group in
+            group.addTask { await self.followServer(into: queue) }
+            group.addTask { await self.followManager(into: queue) }
+            for source in sources {
+                group.addTask { await self.follow(source, into: queue) }
+            }
+            while !Task.isCancelled {
+                guard let batch = await queue.nextBatch(until: machine.deadline) else { break }
+                var actions: [MediaAction] = []
+                let now = ContinuousClock.now
+                for input in batch {
+                    actions += input.apply(to: &machine, now: now)
+                    readiness.note(input)
+                }
+                if readiness.becameReady() { actions.insert(.emit(.ready), at: 0) }
+                actions += machine.tick(now: now)
+                shared.withLock { $0.paused = machine.paused.keys.sorted() }
+                await perform(actions, group: &group)
+            }
+            group.cancelAll()
+        }
+        inputs.withLock { $0 = nil }
+        queue.finish()
+        // Put back what is still muted, even though the task is cancelled.
+        let restoring = machine.stopping()
+        let server = self.server
+        await Task {
+            for case .unmute(let index) in restoring { try? await server.setSinkInputMute(index, muted: false) }
+        }.value
+        shared.withLock { $0.paused = [] }
+        publish(restoring.compactMap { if case .emit(let event) = $0 { event } else { nil } })
+        finishSubscribers()
+    }
+
+    /// Whether the guard has heard from both the server and the device model yet.
+    private struct Readiness {
+        var sawServer = false
+        var sawDevices = false
+        var announced = false
+
+        mutating func note(_ input: MediaInput) {
+            switch input {
+            case .reset: sawServer = true
+            case .devices: sawDevices = true
+            default: break
+            }
+        }
+
+        /// True once, when both have been heard.
+        mutating func becameReady() -> Bool {
+            guard sawServer, sawDevices, !announced else { return false }
+            announced = true
+            return true
+        }
+    }
+
+    // MARK: Performing
+
+    private func perform(_ actions: [MediaAction], group: inout DiscardingTaskGroup) async {
+        // Mutes first and all at once: they are what keeps the loudspeaker quiet.
+        let mutes = actions.compactMap { action -> (UInt32, Bool)? in
+            switch action {
+            case .mute(let index): (index, true)
+            case .unmute(let index): (index, false)
+            default: nil
+            }
+        }
+        if !mutes.isEmpty {
+            await withTaskGroup(of: Void.self) { requests in
+                for (index, muted) in mutes {
+                    requests.addTask {
+                        do { try await self.server.setSinkInputMute(index, muted: muted) } catch {
+                            self.logger.debug("media: \(muted ? "mute" : "unmute") of stream \(index) failed: \(error)")
+                        }
+                    }
+                }
+            }
+        }
+        for action in actions {
+            switch action {
+            case .pause(let name), .play(let name):
+                guard let source = await source(of: name) else { continue }
+                let play = if case .play = action { true } else { false }
+                group.addTask {
+                    do {
+                        if play { try await source.play(name) } else { try await source.pause(name) }
+                    } catch {
+                        self.publish([.failed("\(play ? "play" : "pause") \(name): \(error)")])
+                    }
+                }
+            case .emit(let event):
+                logger.info("media: \(event)")
+                publish([event])
+            case .mute, .unmute:
+                break
+            }
+        }
+    }
+
+    private func source(of name: String) async -> (any MediaPlayerControl)? {
+        for source in sources where await source.players().contains(where: { $0.name == name }) { return source }
+        return nil
+    }
+
+    private func publish(_ events: [MediaEvent]) {
+        guard !events.isEmpty else { return }
+        shared.withLock { shared in
+            for continuation in shared.subscribers.values {
+                for event in events { continuation.yield(event) }
+            }
+        }
+    }
+
+    private func finishSubscribers() {
+        let ended = shared.withLock { shared in
+            defer { shared.subscribers.removeAll() }
+            return Array(shared.subscribers.values)
+        }
+        for continuation in ended { continuation.finish() }
+    }
+
+    // MARK: Following
+
+    private func followManager(into queue: InputQueue<MediaInput>) async {
+        for await event in manager.events() {
+            switch event {
+            case .state(let state):
+                queue.push(.devices(state.devices))
+                queue.push(.callAudio(state.isCallAudioActive))
+            case .devicesChanged(let devices): queue.push(.devices(devices))
+            case .callAudioChanged(let isActive): queue.push(.callAudio(isActive))
+            default: break
+            }
+        }
+    }
+
+    private func follow(_ source: any MediaPlayerControl, into queue: InputQueue<MediaInput>) async {
+        let events = source.events()
+        queue.push(.players(await source.players()))
+        for await event in events {
+            switch event {
+            case .appeared(let player), .changed(let player): queue.push(.player(player))
+            case .vanished(let name): queue.push(.playerVanished(name))
+            }
+        }
+    }
+}

@@ -1,0 +1,324 @@
+import PulseAudio
+import RouteKit
+
+/// Media pausing's decisions, as a value: fed what the server, the players and the engine
+/// say, it returns what to mute, pause, unmute and resume. It performs nothing and reads no
+/// clock; ``MediaGuard`` drives it.
+///
+/// A stream is *exposed* when the private output it plays on goes away under it: its sink is
+/// removed (the server moves the stream to another one), or the sink's active port becomes
+/// unavailable and the sink switches to another port (a jack pulled). A switch someone chose
+/// (a move, a port chosen while the old one is still available) exposes nothing. An exposed
+/// stream is muted at once, and the players playing it (matched by process id) are asked to
+/// pause; the stream is unmuted once it corks or goes, once its player has paused (after
+/// ``MediaSettings/pauseGrace`` at most), or after ``MediaSettings/unmatchedMuteDuration``
+/// when no player was found.
+struct MediaMachine: Sendable {
+    var settings: MediaSettings
+    private(set) var sinks: [UInt32: SinkRecord] = [:]
+    private(set) var streams: [UInt32: StreamRecord] = [:]
+    private(set) var players: [String: MediaPlayer] = [:]
+    private(set) var holds: [UInt32: StreamHold] = [:]
+    private(set) var paused: [String: PausedPlayer] = [:]
+    private(set) var defaultSink: String?
+    private(set) var isCallActive = false
+    /// Which outputs are private, by what the device model said; an output keeps its answer
+    /// after the model forgets it (a sink's name and port always mean the same kind), so that
+    /// a sink removed is known as private whichever of the model and the server tells first.
+    private(set) var privacy: [OutputKey: Bool] = [:]
+    /// Whether the default output has been public since the last pause on unplug: a resume
+    /// waits for it to turn private again.
+    private var defaultWasPublic = false
+
+    /// How long a stream moved away from a sink counts as moved by that sink's removal: a
+    /// server that moves streams off a sink it removes says so in the same breath (PulseAudio
+    /// sends the moves, then the removal), and the lookup of a move may come back first.
+    static let moveWindow: Duration = .milliseconds(100)
+
+    init(settings: MediaSettings) {
+        self.settings = settings
+    }
+
+    /// The next moment ``tick(now:)`` has something to do.
+    var deadline: ContinuousClock.Instant? {
+        let releases = holds.values.compactMap(\.releaseAt)
+        let expiries = paused.values.filter { $0.reason != .call }.map { $0.at.advanced(by: settings.resumeWindow) }
+        return (releases + expiries).min()
+    }
+
+    /// New settings, from the next input on.
+    mutating func settingsChanged(_ settings: MediaSettings) -> [MediaAction] {
+        self.settings = settings
+        return []
+    }
+
+    // MARK: The server
+
+    /// Everything the server has now, after a connection or reconnection: holds on streams of
+    /// a previous connection are dropped (their indexes mean nothing now).
+    mutating func reset(sinks: [SinkInfo], streams: [SinkInputInfo], defaultSink: String?) -> [MediaAction] {
+        self.sinks = Dictionary(sinks.map { ($0.index, SinkRecord($0)) }, uniquingKeysWith: { _, last in last })
+        self.streams = Dictionary(streams.map { ($0.index, StreamRecord($0)) }, uniquingKeysWith: { _, last in last })
+        self.defaultSink = defaultSink
+        let stale = holds.keys.filter { self.streams[$0] == nil }
+        for index in stale { holds.removeValue(forKey: index) }
+        return []
+    }
+
+    /// A sink appeared or changed.
+    mutating func sinkSeen(_ sink: SinkInfo, now: ContinuousClock.Instant) -> [MediaAction] {
+        let seen = SinkRecord(sink)
+        let previous = sinks.updateValue(seen, forKey: seen.index)
+        var actions: [MediaAction] = []
+        if let previous, let oldPort = previous.activePort, oldPort != seen.activePort,
+           isPrivate(sink: previous.name, port: oldPort), !isPrivate(sink: seen.name, port: seen.activePort),
+           seen.portAvailability[oldPort] == .unavailable {
+            let exposed = streams.values.filter { $0.sink == seen.index && $0.isAudible }.map(\.index)
+            actions += expose(exposed, reason: .outputLost(seen.name), now: now)
+        }
+        return actions + considerResuming(now: now)
+    }
+
+    /// A sink went away: the streams on it, or moved from it just before, are exposed if it
+    /// was private.
+    mutating func sinkRemoved(_ index: UInt32, now: ContinuousClock.Instant) -> [MediaAction] {
+        guard let sink = sinks.removeValue(forKey: index) else { return [] }
+        guard isPrivate(sink: sink.name, port: sink.activePort) else { return considerResuming(now: now) }
+        let exposed = streams.values.filter { stream in
+            guard !stream.isCorked else { return false }
+            if stream.sink == index { return true }
+            guard let moved = stream.movedFrom, moved.sink == index else { return false }
+            return moved.at.advanced(by: Self.moveWindow) >= now
+        }.map(\.index)
+        return expose(exposed, reason: .outputLost(sink.name), now: now) + considerResuming(now: now)
+    }
+
+    /// A stream appeared or changed.
+    mutating func streamSeen(_ stream: SinkInputInfo, now: ContinuousClock.Instant) -> [MediaAction] {
+        var seen = StreamRecord(stream)
+        let previous = streams[seen.index]
+        if let previous {
+            seen.movedFrom = previous.movedFrom
+            if previous.sink != seen.sink, let from = sinks[previous.sink], isPrivate(sink: from.name, port: from.activePort) {
+                seen.movedFrom = (previous.sink, now)
+            }
+        }
+        streams[seen.index] = seen
+        guard var hold = holds[seen.index] else { return [] }
+        if seen.isCorked { return release([seen.index]) }
+        if seen.isMuted {
+            hold.isConfirmed = true
+        } else if hold.isConfirmed {
+            // Someone unmuted it: it is theirs again.
+            holds.removeValue(forKey: seen.index)
+            return [.emit(.released(streams: [seen.index]))]
+        } else {
+            // A reading older than the mute.
+            streams[seen.index]?.isMuted = true
+        }
+        if hold.player == nil, hold.reason != .call, let player = player(playing: seen), player.status == .playing {
+            hold.player = player.name
+        }
+        holds[seen.index] = hold
+        return []
+    }
+
+    /// A stream went away.
+    mutating func streamRemoved(_ index: UInt32) -> [MediaAction] {
+        streams.removeValue(forKey: index)
+        guard holds.removeValue(forKey: index) != nil else { return [] }
+        return [.emit(.released(streams: [index]))]
+    }
+
+    /// The server's default sink changed.
+    mutating func defaultSinkChanged(_ name: String?, now: ContinuousClock.Instant) -> [MediaAction] {
+        defaultSink = name
+        return considerResuming(now: now)
+    }
+
+    // MARK: The engine
+
+    /// The device model's devices: which outputs are private.
+    mutating func devicesChanged(_ devices: [AudioDevice], now: ContinuousClock.Instant) -> [MediaAction] {
+        for device in devices {
+            guard let output = device.output, let sink = output.deviceName else { continue }
+            privacy[OutputKey(sink: sink, port: output.port)] = settings.privateKinds.contains(device.kind)
+        }
+        return considerResuming(now: now)
+    }
+
+    /// Call audio went on or off.
+    mutating func callAudioChanged(_ isActive: Bool, now: ContinuousClock.Instant) -> [MediaAction] {
+        guard isActive != isCallActive else { return [] }
+        isCallActive = isActive
+        guard settings.holdsMediaDuringCalls else { return [] }
+        return isActive ? holdForCall(now: now) : endCallHold(now: now)
+    }
+
+    // MARK: Players
+
+    /// Every player of a source, at start.
+    mutating func playersReset(_ all: [MediaPlayer], now: ContinuousClock.Instant) -> [MediaAction] {
+        var actions: [MediaAction] = []
+        for player in all { actions += playerSeen(player, now: now) }
+        return actions
+    }
+
+    /// A player appeared or changed.
+    mutating func playerSeen(_ player: MediaPlayer, now: ContinuousClock.Instant) -> [MediaAction] {
+        let previous = players.updateValue(player, forKey: player.name)
+        var actions: [MediaAction] = []
+        if var entry = paused[player.name], previous?.status != player.status || previous == nil {
+            if !entry.sawPause && player.status == .paused {
+                entry.sawPause = true
+                paused[player.name] = entry
+            } else if entry.sawPause || player.status == .stopped {
+                paused.removeValue(forKey: player.name)
+                actions.append(.emit(.forgotten(players: [player.name])))
+            }
+        }
+        if player.status != .playing {
+            // Its streams are silent, or about to be: unmute them once they cork, or after the grace.
+            let deadline = now.advanced(by: settings.pauseGrace)
+            for (index, hold) in holds where hold.player == player.name && hold.reason != .call {
+                if hold.releaseAt.map({ $0 > deadline }) ?? true { holds[index]?.releaseAt = deadline }
+            }
+        }
+        return actions
+    }
+
+    /// A player went away: nothing of it is resumed.
+    mutating func playerVanished(_ name: String) -> [MediaAction] {
+        players.removeValue(forKey: name)
+        for (index, hold) in holds where hold.player == name { holds[index]?.player = nil }
+        guard paused.removeValue(forKey: name) != nil else { return [] }
+        return [.emit(.forgotten(players: [name]))]
+    }
+
+    // MARK: Time
+
+    /// Unmutes what is due, and forgets players paused longer than the resume window ago.
+    mutating func tick(now: ContinuousClock.Instant) -> [MediaAction] {
+        let due = holds.filter { $0.value.releaseAt.map { $0 <= now } ?? false }.map(\.key).sorted()
+        var actions = release(due)
+        let expired = paused.filter { $0.value.reason != .call && $0.value.at.advanced(by: settings.resumeWindow) <= now }
+            .map(\.key).sorted()
+        for name in expired { paused.removeValue(forKey: name) }
+        if !expired.isEmpty { actions.append(.emit(.forgotten(players: expired))) }
+        return actions
+    }
+
+    /// Everything RouteKit muted, unmuted: the guard is stopping. Paused players stay paused.
+    mutating func stopping() -> [MediaAction] {
+        release(holds.keys.sorted())
+    }
+
+    // MARK: Deciding
+
+    /// Whether the output (sink, port) is private, by what the device model said.
+    func isPrivate(sink: String, port: String?) -> Bool {
+        privacy[OutputKey(sink: sink, port: port)] ?? privacy[OutputKey(sink: sink, port: nil)] ?? false
+    }
+
+    /// Whether the server's default output is present and private now.
+    private var defaultIsPrivate: Bool {
+        guard let name = defaultSink, let sink = sinks.values.first(where: { $0.name == name }) else { return false }
+        return isPrivate(sink: sink.name, port: sink.activePort)
+    }
+
+    /// The playing player whose process plays `stream`.
+    private func player(playing stream: StreamRecord) -> MediaPlayer? {
+        guard let pid = stream.processID else { return nil }
+        return players.values.filter { $0.processID == pid }.min { $0.name < $1.name }
+    }
+
+    private mutating func expose(_ indexes: [UInt32], reason: MediaHoldReason, now: ContinuousClock.Instant) -> [MediaAction] {
+        guard settings.pausesOnUnplug, !indexes.isEmpty else { return [] }
+        var actions: [MediaAction] = []
+        var pausing: [String] = []
+        var muted: [UInt32] = []
+        var unmatched: [UInt32] = []
+        for index in indexes.sorted() {
+            guard let stream = streams[index] else { continue }
+            let player = player(playing: stream)
+            if let player, player.status == .playing, player.canPause, !pausing.contains(player.name), paused[player.name] == nil {
+                pausing.append(player.name)
+                paused[player.name] = PausedPlayer(reason: reason, at: now, sawPause: false)
+            }
+            guard !stream.isMuted, holds[index] == nil else { continue }
+            let hasPlayer = player.map { $0.status == .playing || pausing.contains($0.name) } ?? false
+            holds[index] = StreamHold(reason: reason, player: hasPlayer ? player?.name : nil,
+                                      releaseAt: hasPlayer ? nil : now.advanced(by: settings.unmatchedMuteDuration))
+            streams[index]?.isMuted = true
+            muted.append(index)
+            if !hasPlayer { unmatched.append(index) }
+        }
+        guard !muted.isEmpty || !pausing.isEmpty else { return [] }
+        actions += muted.map { .mute($0) }
+        actions += pausing.map { .pause($0) }
+        actions.append(.emit(.held(reason: reason, players: pausing, streams: muted, unmatchedStreams: unmatched)))
+        defaultWasPublic = !defaultIsPrivate
+        return actions
+    }
+
+    private mutating func release(_ indexes: [UInt32]) -> [MediaAction] {
+        var released: [UInt32] = []
+        for index in indexes where holds.removeValue(forKey: index) != nil {
+            released.append(index)
+            if streams[index] != nil { streams[index]?.isMuted = false }
+        }
+        guard !released.isEmpty else { return [] }
+        return released.filter { streams[$0] != nil }.map { .unmute($0) } + [.emit(.released(streams: released))]
+    }
+
+    /// Resumes the players paused on unplug when the default output has turned private again.
+    private mutating func considerResuming(now: ContinuousClock.Instant) -> [MediaAction] {
+        let waiting = paused.filter { if case .outputLost = $0.value.reason { true } else { false } }
+        guard !waiting.isEmpty else { return [] }
+        guard defaultIsPrivate else {
+            defaultWasPublic = true
+            return []
+        }
+        guard defaultWasPublic, !isCallActive else { return [] }
+        defaultWasPublic = false
+        var resumed: [String] = []
+        var reason: MediaHoldReason?
+        for (name, entry) in waiting.sorted(by: { $0.key < $1.key }) {
+            paused.removeValue(forKey: name)
+            guard entry.at.advanced(by: settings.resumeWindow) > now, players[name]?.status == .paused else { continue }
+            resumed.append(name)
+            reason = reason ?? entry.reason
+        }
+        guard let reason else { return [] }
+        return resumed.map { .play($0) } + [.emit(.resumed(reason: reason, players: resumed))]
+    }
+
+    private mutating func holdForCall(now: ContinuousClock.Instant) -> [MediaAction] {
+        let pausing = players.values.filter { $0.status == .playing && $0.canPause && paused[$0.name] == nil }.map(\.name).sorted()
+        for name in pausing { paused[name] = PausedPlayer(reason: .call, at: now, sawPause: false) }
+        let pids = Set(players.values.filter { pausing.contains($0.name) }.compactMap(\.processID))
+        var muted: [UInt32] = []
+        for stream in streams.values.sorted(by: { $0.index < $1.index }) where stream.isAudible && holds[stream.index] == nil {
+            let isMedia = stream.role.map { ["music", "video"].contains($0) } ?? false
+            let isPausedPlayer = stream.processID.map { pids.contains($0) } ?? false
+            guard isMedia || isPausedPlayer else { continue }
+            holds[stream.index] = StreamHold(reason: .call, player: nil, releaseAt: nil)
+            streams[stream.index]?.isMuted = true
+            muted.append(stream.index)
+        }
+        guard !pausing.isEmpty || !muted.isEmpty else { return [] }
+        return muted.map { .mute($0) } + pausing.map { .pause($0) }
+            + [.emit(.held(reason: .call, players: pausing, streams: muted, unmatchedStreams: []))]
+    }
+
+    private mutating func endCallHold(now: ContinuousClock.Instant) -> [MediaAction] {
+        var actions = release(holds.filter { $0.value.reason == .call }.map(\.key).sorted())
+        let waiting = paused.filter { $0.value.reason == .call }.map(\.key).sorted()
+        for name in waiting { paused.removeValue(forKey: name) }
+        let resuming = waiting.filter { players[$0]?.status == .paused }
+        actions += resuming.map { .play($0) }
+        if !resuming.isEmpty { actions.append(.emit(.resumed(reason: .call, players: resuming))) }
+        // An output that came back during the call resumes what its loss paused.
+        return actions + considerResuming(now: now)
+    }
+}

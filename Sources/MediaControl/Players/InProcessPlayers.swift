@@ -1,0 +1,108 @@
+import Glibc
+import Synchronization
+
+/// Players of this process that media pausing pauses and resumes as it does MPRIS players:
+/// an application that plays without MPRIS registers its player here and keeps its status
+/// current. Their streams are matched by this process's id.
+public final class InProcessPlayers: MediaPlayerControl {
+    /// What RouteKit may ask a registered player to do.
+    public struct Commands: Sendable {
+        /// Pause.
+        public var pause: @Sendable () async throws -> Void
+        /// Play from where it paused.
+        public var play: @Sendable () async throws -> Void
+
+        /// Commands with these actions.
+        public init(pause: @escaping @Sendable () async throws -> Void, play: @escaping @Sendable () async throws -> Void) {
+            self.pause = pause
+            self.play = play
+        }
+    }
+
+    /// Asked to command a player that is not registered.
+    public struct NotRegistered: Error, Hashable, Sendable, CustomStringConvertible {
+        /// The name asked for.
+        public var name: String
+        /// "no player NAME is registered".
+        public var description: String { "no player \(name) is registered" }
+    }
+
+    private struct State {
+        var players: [String: (player: MediaPlayer, commands: Commands)] = [:]
+        var subscribers: [Int: AsyncStream<MediaPlayerEvent>.Continuation] = [:]
+        var nextSubscriber = 0
+    }
+
+    private let state = Mutex(State())
+
+    /// No players yet.
+    public init() {}
+
+    /// Registers (or replaces) a player named `name`, with this process's id.
+    public func register(_ name: String, identity: String? = nil, status: PlaybackStatus, commands: Commands) {
+        let player = MediaPlayer(name: name, processID: UInt32(getpid()), identity: identity, status: status)
+        state.withLock { state in
+            let replaced = state.players.updateValue((player, commands), forKey: name) != nil
+            Self.broadcast(replaced ? .changed(player) : .appeared(player), in: state)
+        }
+    }
+
+    /// Says that the player `name` now plays, pauses or stopped. The player must say so after
+    /// every change, RouteKit's own requests included: that is how RouteKit tells its own
+    /// pause from the user's.
+    public func update(_ name: String, status: PlaybackStatus) {
+        state.withLock { state in
+            guard var entry = state.players[name], entry.player.status != status else { return }
+            entry.player.status = status
+            state.players[name] = entry
+            Self.broadcast(.changed(entry.player), in: state)
+        }
+    }
+
+    /// Removes the player `name`.
+    public func unregister(_ name: String) {
+        state.withLock { state in
+            guard state.players.removeValue(forKey: name) != nil else { return }
+            Self.broadcast(.vanished(name: name), in: state)
+        }
+    }
+
+    /// The registered players.
+    public func players() async -> [MediaPlayer] {
+        state.withLock { $0.players.values.map(\.player).sorted { $0.name < $1.name } }
+    }
+
+    /// Every registration, status change and removal from now on.
+    public func events() -> AsyncStream<MediaPlayerEvent> {
+        let (stream, continuation) = AsyncStream.makeStream(of: MediaPlayerEvent.self)
+        let id = state.withLock { state -> Int in
+            defer { state.nextSubscriber += 1 }
+            state.subscribers[state.nextSubscriber] = continuation
+            return state.nextSubscriber
+        }
+        continuation.onTermination = { [weak self] _ in
+            self?.state.withLock { _ = $0.subscribers.removeValue(forKey: id) }
+        }
+        return stream
+    }
+
+    /// Runs the player's pause command.
+    public func pause(_ name: String) async throws {
+        try await commands(of: name).pause()
+    }
+
+    /// Runs the player's play command.
+    public func play(_ name: String) async throws {
+        try await commands(of: name).play()
+    }
+
+    private func commands(of name: String) throws(NotRegistered) -> Commands {
+        guard let commands = state.withLock({ $0.players[name]?.commands }) else { throw NotRegistered(name: name) }
+        return commands
+    }
+
+    /// Under the lock, so that every subscriber sees the changes in the order they were made.
+    private static func broadcast(_ event: MediaPlayerEvent, in state: State) {
+        for continuation in state.subscribers.values { continuation.yield(event) }
+    }
+}

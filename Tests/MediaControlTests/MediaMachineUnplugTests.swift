@@ -1,0 +1,128 @@
+@testable import MediaControl
+import PulseAudio
+import RouteKit
+import Testing
+
+/// Pausing on unplug, as decisions: what goes public is muted and its player paused; what
+/// someone chose is left alone; what RouteKit muted is unmuted when it is safe.
+@Suite("Media machine: pause on unplug")
+struct MediaMachineUnplugTests {
+    let start = ContinuousClock.now
+
+    @Test("a private sink removed: its stream is muted and its player paused, at once and once")
+    func sinkRemoved() {
+        var machine = Fixture.machine(streams: [Fixture.stream(10, on: 1), Fixture.stream(11, on: 2, pid: 7)],
+                                      players: [Fixture.player()], now: start)
+        let actions = machine.sinkRemoved(1, now: start)
+        #expect(actions.mutes == [10])
+        #expect(actions.pauses == ["org.mpris.MediaPlayer2.music"])
+        #expect(actions.events == [.held(reason: .outputLost("bt_headset"), players: ["org.mpris.MediaPlayer2.music"],
+                                         streams: [10], unmatchedStreams: [])])
+        // The stream on the speaker, of another process, is left alone; the server moving
+        // the first one afterwards changes nothing more.
+        #expect(machine.streamSeen(Fixture.stream(10, on: 2), now: start).isEmpty)
+        #expect(machine.sinkRemoved(1, now: start).isEmpty)
+    }
+
+    @Test("the server moved the stream before it said the sink went: still exposed")
+    func movedThenRemoved() {
+        var machine = Fixture.machine(streams: [Fixture.stream(10, on: 1)], players: [Fixture.player()], now: start)
+        #expect(machine.streamSeen(Fixture.stream(10, on: 2), now: start).isEmpty, "a move alone exposes nothing")
+        let actions = machine.sinkRemoved(1, now: start.advanced(by: .milliseconds(5)))
+        #expect(actions.mutes == [10])
+        #expect(actions.pauses == ["org.mpris.MediaPlayer2.music"])
+    }
+
+    @Test("a stream someone moved to the speaker, its headset still there, is left playing")
+    func chosenMove() {
+        var machine = Fixture.machine(streams: [Fixture.stream(10, on: 1)], players: [Fixture.player()], now: start)
+        #expect(machine.streamSeen(Fixture.stream(10, on: 2), now: start).isEmpty)
+        // The headset goes long after: the stream left it on purpose.
+        #expect(machine.sinkRemoved(1, now: start.advanced(by: .seconds(5))).isEmpty)
+    }
+
+    @Test("a public sink removed, a corked or muted stream, or pausing switched off: nothing held")
+    func nothingToHold() {
+        var onSpeaker = Fixture.machine(streams: [Fixture.stream(10, on: 2)], players: [Fixture.player()], now: start)
+        #expect(onSpeaker.sinkRemoved(2, now: start).isEmpty)
+        var corked = Fixture.machine(streams: [Fixture.stream(10, on: 1, corked: true)], players: [Fixture.player(.paused)], now: start)
+        #expect(corked.sinkRemoved(1, now: start).isEmpty)
+        var off = Fixture.machine(settings: MediaSettings(pausesOnUnplug: false), streams: [Fixture.stream(10, on: 1)],
+                                  players: [Fixture.player()], now: start)
+        #expect(off.sinkRemoved(1, now: start).isEmpty)
+        var userMuted = Fixture.machine(streams: [Fixture.stream(10, on: 1, muted: true)], players: [Fixture.player()], now: start)
+        let actions = userMuted.sinkRemoved(1, now: start)
+        #expect(actions.mutes.isEmpty && actions.unmutes.isEmpty, "a stream the user muted stays theirs")
+        #expect(actions.pauses == ["org.mpris.MediaPlayer2.music"])
+    }
+
+    @Test("wired headsets count as private only when settings say so")
+    func privateKinds() {
+        var machine = Fixture.machine(settings: MediaSettings(privateKinds: [.bluetooth]), sinks: [Fixture.laptopOnHeadphones],
+                                      streams: [Fixture.stream(10, on: 3)], defaultSink: "laptop", players: [Fixture.player()], now: start)
+        let pulled = Fixture.laptopOnHeadphones.on("speaker", ["headphones": .unavailable])
+        #expect(machine.sinkSeen(pulled, now: start).isEmpty)
+    }
+
+    @Test("a jack pulled: the sink switched off an unavailable private port is exposed; a port chosen is not")
+    func jackPulled() {
+        var machine = Fixture.machine(sinks: [Fixture.laptopOnHeadphones], streams: [Fixture.stream(10, on: 3)],
+                                      defaultSink: "laptop", players: [Fixture.player()], now: start)
+        let pulled = Fixture.laptopOnHeadphones.on("speaker", ["headphones": .unavailable])
+        let actions = machine.sinkSeen(pulled, now: start)
+        #expect(actions.mutes == [10])
+        #expect(actions.events.first == .held(reason: .outputLost("laptop"), players: ["org.mpris.MediaPlayer2.music"],
+                                              streams: [10], unmatchedStreams: []))
+
+        var chosen = Fixture.machine(sinks: [Fixture.laptopOnHeadphones], streams: [Fixture.stream(10, on: 3)],
+                                     defaultSink: "laptop", players: [Fixture.player()], now: start)
+        #expect(chosen.sinkSeen(Fixture.laptopOnHeadphones.on("speaker", [:]), now: start).isEmpty,
+                "the headphones still plugged: someone chose the speaker")
+    }
+
+    @Test("the stream is unmuted once it corks, and no sooner")
+    func unmuteOnCork() {
+        var machine = Fixture.machine(streams: [Fixture.stream(10, on: 1)], players: [Fixture.player()], now: start)
+        _ = machine.sinkRemoved(1, now: start)
+        #expect(machine.streamSeen(Fixture.stream(10, on: 2, muted: true), now: start).isEmpty)
+        let corked = machine.streamSeen(Fixture.stream(10, on: 2, corked: true, muted: true), now: start)
+        #expect(corked.unmutes == [10])
+        #expect(corked.events == [.released(streams: [10])])
+        #expect(machine.deadline == start.advanced(by: .seconds(180)), "only the resume window is left")
+    }
+
+    @Test("a player that pauses without corking: unmuted after the grace; a stream with no player: after its bound")
+    func unmuteByTime() {
+        var machine = Fixture.machine(streams: [Fixture.stream(10, on: 1), Fixture.stream(11, on: 1, pid: 99)],
+                                      players: [Fixture.player()], now: start)
+        let held = machine.sinkRemoved(1, now: start)
+        #expect(held.events == [.held(reason: .outputLost("bt_headset"), players: ["org.mpris.MediaPlayer2.music"],
+                                      streams: [10, 11], unmatchedStreams: [11])])
+        let paused = start.advanced(by: .milliseconds(30))
+        #expect(machine.playerSeen(Fixture.player(.paused), now: paused).isEmpty)
+        #expect(machine.deadline == paused.advanced(by: .milliseconds(500)))
+        #expect(machine.tick(now: paused.advanced(by: .milliseconds(499))).isEmpty)
+        #expect(machine.tick(now: paused.advanced(by: .milliseconds(500))).unmutes == [10])
+        #expect(machine.tick(now: start.advanced(by: .milliseconds(1_999))).isEmpty)
+        #expect(machine.tick(now: start.advanced(by: .seconds(2))).unmutes == [11])
+    }
+
+    @Test("a reading older than the mute is not someone unmuting; a real unmute gives the stream back")
+    func staleReading() {
+        var machine = Fixture.machine(streams: [Fixture.stream(10, on: 1)], players: [Fixture.player()], now: start)
+        _ = machine.sinkRemoved(1, now: start)
+        #expect(machine.streamSeen(Fixture.stream(10, on: 2, muted: false), now: start).isEmpty)
+        #expect(machine.holds[10] != nil, "still held: the reading predates the mute")
+        _ = machine.streamSeen(Fixture.stream(10, on: 2, muted: true), now: start)
+        let unmuted = machine.streamSeen(Fixture.stream(10, on: 2, muted: false), now: start)
+        #expect(unmuted == [.emit(.released(streams: [10]))], "no unmute request: the user did it")
+        #expect(machine.stopping().isEmpty)
+    }
+
+    @Test("stopping unmutes everything held, and only that")
+    func stopping() {
+        var machine = Fixture.machine(streams: [Fixture.stream(10, on: 1), Fixture.stream(11, on: 2)], players: [Fixture.player()], now: start)
+        _ = machine.sinkRemoved(1, now: start)
+        #expect(machine.stopping().unmutes == [10])
+    }
+}
