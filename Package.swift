@@ -225,7 +225,7 @@ let package = Package(
         .testTarget(
             name: "RouteKitTests",
             dependencies: [
-                "RouteKit", "RouteKitTesting", "PulseAudio", "SoundServerSandbox", "TestSupport",
+                "MediaControl", "RouteKit", "RouteKitTesting", "PulseAudio", "SoundServerSandbox", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
