@@ -24,7 +24,7 @@ struct LogindLockTests {
                 let c2 = Self.session("c2", .auto)
                 #expect(try await changes.next("the session read") == Self.state(.unlocked, idle: false, from: c2))
                 // Locked from outside, as a lock screen does, with systemd's own client.
-                _ = try await rig.busctl(on: rig.systemBus, ["call", "org.freedesktop.login1", ScreenLockRig.sessionPath("c2"),
+                try await rig.busctl(on: rig.systemBus, ["call", "org.freedesktop.login1", ScreenLockRig.sessionPath("c2"),
                                                              "org.freedesktop.login1.Session", "SetLockedHint", "b", "true"])
                 #expect(try await changes.next("LockedHint true") == Self.state(.locked, idle: false, from: c2))
                 try await rig.setIdleHint(true, session: "c2")
@@ -102,13 +102,13 @@ struct LogindLockTests {
                 self.EmitSignal("org.freedesktop.DBus.Properties", "PropertiesChanged", "sa{sv}as", \
                 ["org.freedesktop.login1.Session", dbus.Dictionary({}, signature="sv"), ["LockedHint"]])
                 """
-            _ = try await rig.busctl(on: rig.systemBus, ["call", "org.freedesktop.login1", ScreenLockRig.sessionPath("c2"),
+            try await rig.busctl(on: rig.systemBus, ["call", "org.freedesktop.login1", ScreenLockRig.sessionPath("c2"),
                                                          "org.freedesktop.DBus.Mock", "AddMethod", "sssss",
                                                          "org.freedesktop.login1.Session", "SetQuietly", "b", "", quietly])
             try await withMonitor(rig.configuration(screenSavers: false)) { _, changes in
                 let c2 = Self.session("c2", .auto)
                 #expect(try await changes.next("the session read") == Self.state(.unlocked, idle: false, from: c2))
-                _ = try await rig.busctl(on: rig.systemBus, ["call", "org.freedesktop.login1", ScreenLockRig.sessionPath("c2"),
+                try await rig.busctl(on: rig.systemBus, ["call", "org.freedesktop.login1", ScreenLockRig.sessionPath("c2"),
                                                              "org.freedesktop.login1.Session", "SetQuietly", "b", "true"])
                 #expect(try await changes.next("LockedHint invalidated") == Self.state(.locked, idle: false, from: c2))
             }

@@ -109,11 +109,13 @@ struct ScreenLockRig: Sendable {
     }
 
     /// Runs `busctl --address=BUS ARGUMENTS` and returns what it printed; fails on a non-zero exit.
+    @discardableResult
     func busctl(on bus: PrivateSessionBus, _ arguments: [String]) async throws -> String {
         try await run(["/usr/bin/busctl", "--address=\(bus.address)"] + arguments)
     }
 
     /// Runs `gdbus ARGUMENTS --address BUS`; fails on a non-zero exit.
+    @discardableResult
     func gdbus(on bus: PrivateSessionBus, _ command: String, _ arguments: [String]) async throws -> String {
         try await run(["/usr/bin/gdbus", command, "--address", bus.address] + arguments)
     }

@@ -20,15 +20,32 @@ struct ScreenSaverLockTests {
                 #expect(monitor.state == .unknown)
                 let screenSaver = try await rig.startGnomeScreenSaver()
                 #expect(try await changes.next("the screensaver read") == Self.fromGnome(.unlocked))
-                _ = try await rig.busctl(on: rig.sessionBus, ["call", "org.gnome.ScreenSaver", "/org/gnome/ScreenSaver",
+                try await rig.busctl(on: rig.sessionBus, ["call", "org.gnome.ScreenSaver", "/org/gnome/ScreenSaver",
                                                               "org.gnome.ScreenSaver", "SetActive", "b", "true"])
                 #expect(try await changes.next("active") == Self.fromGnome(.locked))
-                _ = try await rig.gdbus(on: rig.sessionBus, "call", ["--dest", "org.gnome.ScreenSaver",
+                try await rig.gdbus(on: rig.sessionBus, "call", ["--dest", "org.gnome.ScreenSaver",
                                                                      "--object-path", "/org/gnome/ScreenSaver",
                                                                      "--method", "org.gnome.ScreenSaver.SetActive", "false"])
                 #expect(try await changes.next("inactive") == Self.fromGnome(.unlocked))
                 await screenSaver.stop()
                 #expect(try await changes.next("gone") == .unknown)
+            }
+        }
+    }
+
+    @Test("no system bus at all: logind stays unknown, and the screensaver is followed alone")
+    func noSystemBus() async throws {
+        try await ScreenLockRig.with { rig in
+            var configuration = rig.configuration()
+            configuration.systemBus = .address("unix:path=\(rig.systemBus.directory)/no-such-bus")
+            try await withMonitor(configuration) { _, changes in
+                let screenSaver = try await rig.startGnomeScreenSaver()
+                #expect(try await changes.next("the screensaver read") == Self.fromGnome(.unlocked))
+                try await rig.gdbus(on: rig.sessionBus, "call", ["--dest", "org.gnome.ScreenSaver",
+                                                                 "--object-path", "/org/gnome/ScreenSaver",
+                                                                 "--method", "org.gnome.ScreenSaver.Lock"])
+                #expect(try await changes.next("locked by the screensaver's Lock") == Self.fromGnome(.locked))
+                await screenSaver.stop()
             }
         }
     }
@@ -41,7 +58,7 @@ struct ScreenSaverLockTests {
                 let source = ScreenLockSource.screenSaver(.freedesktopRoot)
                 #expect(try await changes.next("the screensaver read")
                     == ScreenLockState(lock: .unlocked, idle: nil, lockSource: source, idleSource: nil))
-                _ = try await rig.busctl(on: rig.sessionBus, ["call", "org.freedesktop.ScreenSaver", "/ScreenSaver",
+                try await rig.busctl(on: rig.sessionBus, ["call", "org.freedesktop.ScreenSaver", "/ScreenSaver",
                                                               "org.freedesktop.ScreenSaver", "SetActive", "b", "true"])
                 #expect(try await changes.next("active")
                     == ScreenLockState(lock: .locked, idle: nil, lockSource: source, idleSource: nil))
@@ -63,14 +80,14 @@ struct ScreenSaverLockTests {
                 // Both read, in either order: the last change is logind's unlocked verdict.
                 let first = try await changes.through("both sources read") { $0 == state(.unlocked, by: c2) }
                 #expect(first.count <= 2)
-                _ = try await rig.busctl(on: rig.sessionBus, ["call", "org.gnome.ScreenSaver", "/org/gnome/ScreenSaver",
+                try await rig.busctl(on: rig.sessionBus, ["call", "org.gnome.ScreenSaver", "/org/gnome/ScreenSaver",
                                                               "org.gnome.ScreenSaver", "SetActive", "b", "true"])
                 #expect(try await changes.next("screensaver active") == state(.locked, by: Self.gnome))
                 try await rig.setLockedHint(true, session: "c2")
                 #expect(try await changes.next("logind locked too") == state(.locked, by: c2))
                 try await rig.setLockedHint(false, session: "c2")
                 #expect(try await changes.next("logind unlocked, the screensaver still active") == state(.locked, by: Self.gnome))
-                _ = try await rig.gdbus(on: rig.sessionBus, "call", ["--dest", "org.gnome.ScreenSaver",
+                try await rig.gdbus(on: rig.sessionBus, "call", ["--dest", "org.gnome.ScreenSaver",
                                                                      "--object-path", "/org/gnome/ScreenSaver",
                                                                      "--method", "org.gnome.ScreenSaver.SetActive", "false"])
                 #expect(try await changes.next("screensaver inactive") == state(.unlocked, by: c2))

@@ -37,7 +37,7 @@ public struct LogindSession: Hashable, Sendable, CustomStringConvertible {
 
 /// How the logind session is found, tried in this order until one gives a session that answers.
 public enum SessionLookup: Hashable, Sendable, CustomStringConvertible {
-    /// `GetSession("auto")`: the caller's own session, or (logind 246+) the user's display
+    /// `GetSession("auto")`: the caller's own session, or (in recent logind) the user's display
     /// session when the caller runs outside one.
     case auto
     /// `GetSessionByPID(pid)`: the session this process belongs to.
