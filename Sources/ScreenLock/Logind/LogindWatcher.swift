@@ -62,6 +62,9 @@ struct LogindWatcher: Sendable {
         let session = LogindSession(id: id, path: path, lookup: lookup)
         logger.info("following logind session", metadata: ["session": "\(session)"])
         report(hints.answer(for: session))
+        // Changes announced before the read's answer are still queued and applied after it:
+        // they are no newer than what was read, so at worst the state passes through an older
+        // value once on the way to the one the later announcements end at.
         for await signal in changes {
             // Only logind's own announcements count, and only for the session's interface.
             guard signal.sender == owner, let change = PropertiesChange(signal) else { continue }
