@@ -106,6 +106,16 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // Whether the screen is locked and the user idle: systemd-logind's session on the system
+        // bus, and the desktop's screensaver on the session bus, combined into one state.
+        .target(
+            name: "ScreenLock",
+            dependencies: [
+                "DBus",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
         // Reads pasted `pactl`/`pacmd`/PipeWire dumps from bug reports into PulseAudio's values.
         .target(
             name: "DumpReader",
@@ -253,6 +263,15 @@ let package = Package(
         .testTarget(
             name: "DBusTests",
             dependencies: ["DBus", "TestSupport"],
+            swiftSettings: strictSettings
+        ),
+        // The screen lock monitor against python3-dbusmock's logind and screensaver on private buses.
+        .testTarget(
+            name: "ScreenLockTests",
+            dependencies: [
+                "ScreenLock", "DBus", "ProcessRunner", "TestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strictSettings
         ),
         // The D-Bus API's decisions, without a bus or a server.

@@ -64,5 +64,22 @@ struct ConnectionTests {
         #expect(BusAddress.address("unix:path=/run/user/1000/bus").socketPath == "/run/user/1000/bus")
         #expect(BusAddress.address("unix:abstract=/tmp/dbus-x,guid=1").socketPath == nil)
         #expect(BusAddress.address("unix:path=/tmp/with%20space/bus;tcp:host=x").socketPath == "/tmp/with space/bus")
+        let session = ["DBUS_SESSION_BUS_ADDRESS": "unix:path=/tmp/session/bus", "XDG_RUNTIME_DIR": "/run/user/1000"]
+        #expect(BusAddress.session.resolved(reading: { session[$0] }) == "unix:path=/tmp/session/bus")
+        #expect(BusAddress.session.resolved(reading: { $0 == "XDG_RUNTIME_DIR" ? "/run/user/1000" : nil })
+            == "unix:path=/run/user/1000/bus")
+        #expect(BusAddress.session.resolved(reading: { _ in nil }) == nil)
+    }
+
+    @Test("the system address comes from DBUS_SYSTEM_BUS_ADDRESS, else /run/dbus/system_bus_socket; never the session's")
+    func systemAddress() {
+        let environment = ["DBUS_SYSTEM_BUS_ADDRESS": "unix:path=/tmp/system/bus",
+                           "DBUS_SESSION_BUS_ADDRESS": "unix:path=/tmp/session/bus"]
+        #expect(BusAddress.system.resolved(reading: { environment[$0] }) == "unix:path=/tmp/system/bus")
+        #expect(BusAddress.system.resolved(reading: { $0 == "DBUS_SESSION_BUS_ADDRESS" ? "unix:path=/tmp/session/bus" : nil })
+            == "unix:path=/run/dbus/system_bus_socket")
+        #expect(BusAddress.system.resolved(reading: { _ in nil }) == BusAddress.defaultSystemBusAddress)
+        #expect(BusAddress.address(BusAddress.defaultSystemBusAddress).socketPath == "/run/dbus/system_bus_socket")
+        #expect(BusAddress.system.description.hasPrefix("the system bus ("))
     }
 }

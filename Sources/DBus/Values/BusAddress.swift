@@ -3,18 +3,30 @@ public enum BusAddress: Hashable, Sendable, CustomStringConvertible {
     /// The user's session bus, found as every client finds it: `DBUS_SESSION_BUS_ADDRESS`,
     /// else `$XDG_RUNTIME_DIR/bus`.
     case session
+    /// The machine's system bus (systemd-logind's), found as every client finds it:
+    /// `DBUS_SYSTEM_BUS_ADDRESS`, else `unix:path=/run/dbus/system_bus_socket`.
+    case system
     /// A bus at a D-Bus address such as `unix:path=/run/user/1000/bus`.
     case address(String)
 
-    /// The address this resolves to now, from the environment for ``session``; nil when the
-    /// environment names no session bus at all.
-    public var resolved: String? {
+    /// The system bus's address when `DBUS_SYSTEM_BUS_ADDRESS` names none.
+    public static let defaultSystemBusAddress = "unix:path=/run/dbus/system_bus_socket"
+
+    /// The address this resolves to now, from the environment for ``session`` and ``system``;
+    /// nil when the environment names no session bus at all.
+    public var resolved: String? { resolved(reading: environmentValue) }
+
+    /// The address this resolves to with `environment` as the environment (a variable's value,
+    /// nil when unset or empty): what ``resolved`` does, without reading the process's own.
+    package func resolved(reading environment: (String) -> String?) -> String? {
         switch self {
         case .address(let address): return address
         case .session:
-            if let address = environmentValue("DBUS_SESSION_BUS_ADDRESS") { return address }
-            if let runtime = environmentValue("XDG_RUNTIME_DIR") { return "unix:path=\(runtime)/bus" }
+            if let address = environment("DBUS_SESSION_BUS_ADDRESS") { return address }
+            if let runtime = environment("XDG_RUNTIME_DIR") { return "unix:path=\(runtime)/bus" }
             return nil
+        case .system:
+            return environment("DBUS_SYSTEM_BUS_ADDRESS") ?? Self.defaultSystemBusAddress
         }
     }
 
@@ -36,6 +48,7 @@ public enum BusAddress: Hashable, Sendable, CustomStringConvertible {
         switch self {
         case .address(let address): address
         case .session: resolved.map { "the session bus (\($0))" } ?? "the session bus"
+        case .system: "the system bus (\(resolved ?? Self.defaultSystemBusAddress))"
         }
     }
 
