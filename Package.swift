@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "RouteKitTesting", targets: ["RouteKitTesting"]),
         .library(name: "SoundServerSandbox", targets: ["SoundServerSandbox"]),
         .library(name: "DBus", targets: ["DBus"]),
+        .library(name: "AudioContext", targets: ["AudioContext"]),
         .executable(name: "routectl", targets: ["routectl"]),
         .executable(name: "routekit-sandbox", targets: ["routekit-sandbox"]),
     ],
@@ -112,6 +113,15 @@ let package = Package(
             name: "ScreenLock",
             dependencies: [
                 "DBus",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        // Context monitors: silent mode, volume-button capture on the default output, evdev keys.
+        .target(
+            name: "AudioContext",
+            dependencies: [
+                "PulseAudio", "RouteKit",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
@@ -252,6 +262,15 @@ let package = Package(
         .testTarget(
             name: "RouteKitTestingTests",
             dependencies: ["RouteKitTesting", "RouteKit", "DumpReader", "PulseAudio", "SoundServerSandbox", "TestSupport"],
+            swiftSettings: strictSettings
+        ),
+        // Silent mode and volume capture on both real servers and the simulated one; evdev records.
+        .testTarget(
+            name: "AudioContextTests",
+            dependencies: [
+                "AudioContext", "PulseAudio", "RouteKit", "RouteKitTesting", "SoundServerSandbox", "TestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -1,0 +1,108 @@
+import Logging
+import PulseAudio
+import RouteKit
+
+/// Follows silent mode on a server: reads it now, and gives every change from then on.
+///
+/// It listens to the server's one event stream and reads the defaults and the sinks again
+/// after each event that can change the answer (the server's defaults, a sink appearing or
+/// going, the default sink changing); the decision itself is ``SilentMode/init(defaultSinkName:sinks:)``.
+public struct SilentModeMonitor: Sendable {
+    let server: any AudioServer
+    let logger: Logger
+
+    /// A monitor of `server`; `logger` hears of reads that fail.
+    public init(server: any AudioServer, logger: Logger) {
+        self.server = server
+        self.logger = logger
+    }
+
+    /// Silent mode now. Throws `PulseError` when the server cannot be read.
+    public func current() async throws -> SilentMode {
+        async let info = server.serverInfo()
+        let sinks = try await server.sinks()
+        return try await SilentMode(defaultSinkName: info.defaultSinkName, sinks: sinks)
+    }
+
+    /// Silent mode now, then each change: the first element is the state when iteration
+    /// starts; after it, only states that differ from the one before. The sequence ends when
+    /// the server's connection is shut down or the iterating task is cancelled.
+    public func changes() -> SilentModeChanges {
+        SilentModeChanges(monitor: self)
+    }
+}
+
+/// Silent mode's changes: see ``SilentModeMonitor/changes()``.
+public struct SilentModeChanges: AsyncSequence, Sendable {
+    /// What the sequence gives.
+    public typealias Element = SilentMode
+    /// It never throws: a failed read is ``SilentMode/unknown`` until the next event.
+    public typealias Failure = Never
+
+    let monitor: SilentModeMonitor
+
+    /// An iterator that subscribes to the server's events before its first read.
+    public func makeAsyncIterator() -> Iterator {
+        Iterator(monitor: monitor, events: monitor.server.events().makeAsyncIterator())
+    }
+
+    /// Reads on demand: each `next()` waits for events until the state differs from the
+    /// last one given. No task of its own: the reads run in the iterating task.
+    public struct Iterator: AsyncIteratorProtocol {
+        let monitor: SilentModeMonitor
+        var events: AsyncStream<PulseEvent>.Iterator
+        var last: SilentMode?
+        /// The default sink's index at the last read: only its changes are looked at.
+        var sinkIndex: UInt32?
+
+        /// The next different state; nil once the server's events end.
+        public mutating func next() async -> SilentMode? {
+            if last == nil { return remember(await read()) }
+            while let event = await events.next() {
+                let state: SilentMode
+                switch event {
+                case .connectionStateChanged(.ready):
+                    state = await read()
+                case .connectionStateChanged:
+                    sinkIndex = nil
+                    state = .unknown
+                case .subscription(let change):
+                    guard matters(change) else { continue }
+                    state = await read()
+                }
+                if state != last { return remember(state) }
+            }
+            return nil
+        }
+
+        private mutating func remember(_ state: SilentMode) -> SilentMode {
+            last = state
+            return state
+        }
+
+        /// Whether `change` can change the answer: the defaults, a sink listed or unlisted
+        /// (the default may name one not listed yet), the default sink itself.
+        private func matters(_ change: SubscriptionEvent) -> Bool {
+            switch change.facility {
+            case .server: true
+            case .sink: change.kind != .change || change.index == sinkIndex
+            default: false
+            }
+        }
+
+        private mutating func read() async -> SilentMode {
+            let server = monitor.server
+            do {
+                async let info = server.serverInfo()
+                let sinks = try await server.sinks()
+                let name = try await info.defaultSinkName
+                sinkIndex = sinks.first { $0.name == name }?.index
+                return SilentMode(defaultSinkName: name, sinks: sinks)
+            } catch {
+                monitor.logger.debug("silent mode: server unreadable", metadata: ["error": "\(error)"])
+                sinkIndex = nil
+                return .unknown
+            }
+        }
+    }
+}

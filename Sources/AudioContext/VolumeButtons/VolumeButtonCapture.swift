@@ -1,0 +1,175 @@
+import Logging
+import PulseAudio
+import RouteKit
+
+/// Turns volume-button capture on or off.
+public enum VolumeCaptureCommand: Hashable, Sendable {
+    /// Hold the default output and report presses.
+    case start
+    /// Put the user's level back and stop reporting.
+    case stop
+}
+
+/// Volume-button capture on a server (observe-and-restore): while on, a volume change on the
+/// default output is reported as a press and undone. The decisions are the
+/// ``VolumeCaptureMachine``'s; this driver reads the default sink after each event that can
+/// matter, hands the reading over, and performs what it answers, one thing at a time, so
+/// that a reading never overtakes a restore.
+public struct VolumeButtonCapture: Sendable {
+    let server: any VolumeControllingServer
+    let configuration: VolumeCaptureConfiguration
+    let logger: Logger
+
+    /// Capture on `server` with `configuration`; `logger` hears of requests the server refuses.
+    public init(server: any VolumeControllingServer, configuration: VolumeCaptureConfiguration = VolumeCaptureConfiguration(),
+                logger: Logger) {
+        self.server = server
+        self.configuration = configuration
+        self.logger = logger
+    }
+
+    /// Follows `commands` (capture is off until the first ``VolumeCaptureCommand/start``)
+    /// and hands each ``VolumeCaptureEvent`` to `report`, which must return at once. Returns
+    /// when `commands` ends, when the task is cancelled or when the server's connection is
+    /// shut down; capture is then off and the user's level put back (also when cancelled).
+    public func run(commands: AsyncStream<VolumeCaptureCommand>,
+                    report: @escaping @Sendable (VolumeCaptureEvent) -> Void) async {
+        let (inputs, input) = AsyncStream.makeStream(of: Input.self)
+        let observation = server.observeEvents { event in input.yield(event.map(Input.server) ?? .end) }
+        defer { observation.cancel() }
+        var machine = VolumeCaptureMachine(configuration: configuration)
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                for await command in commands { input.yield(.command(command)) }
+                input.yield(.end)
+            }
+            var loop = Loop(capture: self, report: report)
+            await loop.run(inputs, machine: &machine)
+            group.cancelAll()
+        }
+        // A cancelled task's requests are not sent: put back from a task of its own.
+        let capture = self
+        let finalMachine = machine
+        await Task {
+            var machine = finalMachine
+            await Loop(capture: capture, report: report).perform(machine.stop(), on: &machine)
+        }.value
+    }
+
+    /// Captures while `body` runs, then puts the user's level back; `body` gets the events
+    /// (the first is ``VolumeCaptureEvent/capturing(sink:original:held:)`` or
+    /// ``VolumeCaptureEvent/waitingForSink``). The events end after the last one, the
+    /// ``VolumeCaptureEvent/released(sink:restored:)`` of the stop.
+    public func withCapture<Result: Sendable>(
+        _ body: (AsyncStream<VolumeCaptureEvent>) async throws -> Result
+    ) async throws -> Result {
+        let (events, event) = AsyncStream.makeStream(of: VolumeCaptureEvent.self)
+        let (commands, command) = AsyncStream.makeStream(of: VolumeCaptureCommand.self)
+        command.yield(.start)
+        return try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                await run(commands: commands) { event.yield($0) }
+                event.finish()
+            }
+            defer { command.finish() }
+            let result = try await body(events)
+            command.finish()
+            try await group.waitForAll()
+            return result
+        }
+    }
+
+    /// What wakes the loop.
+    enum Input: Sendable {
+        case server(PulseEvent)
+        case command(VolumeCaptureCommand)
+        case end
+    }
+
+    /// The loop's effects: readings and requests, one at a time.
+    struct Loop {
+        let capture: VolumeButtonCapture
+        let report: @Sendable (VolumeCaptureEvent) -> Void
+        /// The held sink's index at the last reading: only its changes are looked at.
+        var sinkIndex: UInt32?
+
+        init(capture: VolumeButtonCapture, report: @escaping @Sendable (VolumeCaptureEvent) -> Void) {
+            self.capture = capture
+            self.report = report
+        }
+
+        mutating func run(_ inputs: AsyncStream<Input>, machine: inout VolumeCaptureMachine) async {
+            for await input in inputs {
+                switch input {
+                case .end:
+                    return
+                case .command(.start):
+                    guard !machine.isCapturing else { continue }
+                    // Unreadable now: capture waits for a sink, nothing changed yet.
+                    let reading = await read() ?? nil
+                    await perform(machine.start(reading), on: &machine)
+                case .command(.stop):
+                    await perform(machine.stop(), on: &machine)
+                case .server(.subscription(let change)):
+                    guard machine.isCapturing, matters(change), let reading = await read() else { continue }
+                    await perform(machine.observe(reading), on: &machine)
+                case .server(.connectionStateChanged(.ready)):
+                    guard machine.isCapturing, let reading = await read() else { continue }
+                    await perform(machine.observe(reading), on: &machine)
+                case .server(.connectionStateChanged):
+                    continue
+                }
+            }
+        }
+
+        /// Whether `change` can change the reading: the defaults, a sink listed or
+        /// unlisted, the held sink itself.
+        private func matters(_ change: SubscriptionEvent) -> Bool {
+            switch change.facility {
+            case .server: true
+            case .sink: change.kind != .change || change.index == sinkIndex
+            default: false
+            }
+        }
+
+        /// The default sink now (nil inside: there is none), or nil when the server cannot be
+        /// read: then nothing is decided (a failed read is no "default gone", which would
+        /// take the held level for the user's).
+        private mutating func read() async -> DefaultSinkReading?? {
+            let server = capture.server
+            do {
+                async let info = server.serverInfo()
+                let sinks = try await server.sinks()
+                let name = try await info.defaultSinkName
+                let sink = sinks.first { $0.name == name }
+                sinkIndex = sink?.index
+                return .some(sink.map { DefaultSinkReading(sink: $0.name, level: SinkLevel(volume: $0.volume, isMuted: $0.isMuted)) })
+            } catch {
+                capture.logger.debug("volume capture: server unreadable", metadata: ["error": "\(error)"])
+                sinkIndex = nil
+                return nil
+            }
+        }
+
+        /// Performs `actions` in order; an answered request is told to the machine.
+        func perform(_ actions: [VolumeCaptureAction], on machine: inout VolumeCaptureMachine) async {
+            for action in actions {
+                do {
+                    switch action {
+                    case .report(let event):
+                        report(event)
+                        continue
+                    case .setVolume(let sink, let volume):
+                        try await capture.server.setSinkVolume(sink, volume)
+                    case .setMute(let sink, let muted):
+                        try await capture.server.setSinkMute(sink, muted: muted)
+                    }
+                    machine.applied(action)
+                } catch {
+                    capture.logger.notice("volume capture: request refused",
+                                          metadata: ["request": "\(action)", "error": "\(error)"])
+                }
+            }
+        }
+    }
+}

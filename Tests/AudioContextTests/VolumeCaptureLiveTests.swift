@@ -1,0 +1,93 @@
+import AudioContext
+import PulseAudio
+import SoundServerSandbox
+import TestSupport
+import Testing
+
+/// Volume-button capture on real servers; the "button" is another client, pactl, raising,
+/// lowering and muting the default sink as a desktop's volume keys do.
+///
+/// Every press is awaited as the next event: a phantom press (the echo of a restore taken
+/// for a press) would come before the next real one and fail the comparison.
+@Suite("Volume capture on real servers")
+struct VolumeCaptureLiveTests {
+    static let step = ChannelVolumes.normal / 20
+
+    @Test("presses with their direction, the volume put back, no phantom press, quick presses each, the default moving",
+          .timeLimit(.minutes(1)), arguments: SoundServerKind.allCases)
+    func presses(kind: SoundServerKind) async throws {
+        try await ContextRig.run(kind, sinks: ["ctx_main", "ctx_other"]) { rig in
+            try await rig.setLevel("ctx_main", percent: 50)
+            try await rig.setLevel("ctx_other", percent: 70)
+            let original = try #require(try await rig.level("ctx_main"))
+            let otherOriginal = try #require(try await rig.level("ctx_other"))
+            let capture = VolumeButtonCapture(server: rig.client, logger: ContextRig.logger)
+            try await capture.withCapture { events in
+                var events = events.makeAsyncIterator()
+                #expect(await events.next() == .capturing(sink: "ctx_main", original: original, held: original))
+
+                // Each press twice over: the echo of the first one's restore, were it taken for
+                // a press, would be one the other way, before the second.
+                for (key, button) in [("+5%", VolumeButton.up), ("-5%", .down)] {
+                    for _ in 0..<2 {
+                        try await rig.pactl("set-sink-volume", "@DEFAULT_SINK@", key)
+                        #expect(await events.next() == .pressed(button, sink: "ctx_main"))
+                        try await rig.waitForLevel("ctx_main", "the held level again") { $0 == original }
+                    }
+                }
+
+                try await rig.pactl("set-sink-mute", "@DEFAULT_SINK@", "toggle")
+                #expect(await events.next() == .pressed(.mute, sink: "ctx_main"))
+                try await rig.waitForLevel("ctx_main", "unmuted again") { $0 == original }
+
+                // Three quick presses (each pactl runs as soon as the one before exits).
+                for _ in 0..<3 { try await rig.pactl("set-sink-volume", "@DEFAULT_SINK@", "+5%") }
+                for _ in 0..<3 { #expect(await events.next() == .pressed(.up, sink: "ctx_main")) }
+                try await rig.pactl("set-sink-mute", "@DEFAULT_SINK@", "toggle")
+                #expect(await events.next() == .pressed(.mute, sink: "ctx_main"), "three presses, not more, no echo")
+                try await rig.waitForLevel("ctx_main", "the held level again") { $0 == original }
+
+                // The default moves: ctx_main gets its level back, ctx_other is held.
+                try await rig.pactl("set-default-sink", "ctx_other")
+                #expect(await events.next() == .released(sink: "ctx_main", restored: original))
+                #expect(await events.next() == .capturing(sink: "ctx_other", original: otherOriginal, held: otherOriginal))
+                #expect(try await rig.level("ctx_main") == original)
+                try await rig.pactl("set-sink-volume", "@DEFAULT_SINK@", "-5%")
+                #expect(await events.next() == .pressed(.down, sink: "ctx_other"))
+                try await rig.waitForLevel("ctx_other", "the held level again") { $0 == otherOriginal }
+            }
+            #expect(try await rig.level("ctx_other") == otherOriginal, "left as the user had it")
+            #expect(try await rig.level("ctx_main") == original)
+        }
+    }
+
+    @Test("at 100 % and at 0 % presses are still seen, and the user's level comes back exactly",
+          .timeLimit(.minutes(1)), arguments: SoundServerKind.allCases)
+    func edges(kind: SoundServerKind) async throws {
+        try await ContextRig.run(kind, sinks: ["ctx_main"]) { rig in
+            let capture = VolumeButtonCapture(server: rig.client, logger: ContextRig.logger)
+            for (percent, key, button) in [(100, "+5%", VolumeButton.up), (0, "-5%", VolumeButton.down)] {
+                try await rig.setLevel("ctx_main", percent: percent, muted: percent == 0)
+                let original = try #require(try await rig.level("ctx_main"))
+                try await capture.withCapture { events in
+                    var events = events.makeAsyncIterator()
+                    guard case .capturing(_, let seen, let held) = await events.next() else {
+                        Issue.record("capture did not start")
+                        return
+                    }
+                    #expect(seen == original)
+                    let inside = percent == 0 ? Self.step : ChannelVolumes.normal - Self.step
+                    #expect(held.volume.values.max() == inside, "one step inside 0 … 100 %")
+                    try await rig.waitForLevel("ctx_main", "held one step inside") { ContextRig.near($0.volume, held.volume) }
+                    try await rig.pactl("set-sink-volume", "@DEFAULT_SINK@", key)
+                    #expect(await events.next() == .pressed(button, sink: "ctx_main"))
+                    try await rig.waitForLevel("ctx_main", "held again") { ContextRig.near($0.volume, held.volume) }
+                    // Again: the echo of the restore (one the other way) came and went without a press.
+                    try await rig.pactl("set-sink-volume", "@DEFAULT_SINK@", key)
+                    #expect(await events.next() == .pressed(button, sink: "ctx_main"))
+                }
+                #expect(try await rig.level("ctx_main") == original, "exactly the user's \(percent) %")
+            }
+        }
+    }
+}
