@@ -3,7 +3,7 @@ import Synchronization
 
 /// Players of this process that media pausing pauses and resumes as it does MPRIS players:
 /// an application that plays without MPRIS registers its player here and keeps its status
-/// current. Their streams are matched by this process's id.
+/// current. Their streams are matched by process id: this process's, unless told otherwise.
 public final class InProcessPlayers: MediaPlayerControl {
     /// What RouteKit may ask a registered player to do.
     public struct Commands: Sendable {
@@ -38,9 +38,11 @@ public final class InProcessPlayers: MediaPlayerControl {
     /// No players yet.
     public init() {}
 
-    /// Registers (or replaces) a player named `name`, with this process's id.
-    public func register(_ name: String, identity: String? = nil, status: PlaybackStatus, commands: Commands) {
-        let player = MediaPlayer(name: name, processID: UInt32(getpid()), identity: identity, status: status)
+    /// Registers (or replaces) a player named `name`, whose streams come from `processID`
+    /// (this process, unless it plays through a child).
+    public func register(_ name: String, identity: String? = nil, processID: UInt32 = UInt32(getpid()),
+                         status: PlaybackStatus, commands: Commands) {
+        let player = MediaPlayer(name: name, processID: processID, identity: identity, status: status)
         state.withLock { state in
             let replaced = state.players.updateValue((player, commands), forKey: name) != nil
             Self.broadcast(replaced ? .changed(player) : .appeared(player), in: state)

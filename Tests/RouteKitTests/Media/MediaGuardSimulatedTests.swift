@@ -1,0 +1,204 @@
+import Glibc
+import MediaControl
+import PulseAudio
+import RouteKit
+import RouteKitTesting
+import TestSupport
+import Testing
+
+/// Media pausing where virtual devices cannot show it: a laptop's headphone jack pulled and
+/// plugged again, with an in-process player; and media held during a call.
+@Suite("Media pausing on the simulated server: jacks and calls")
+struct MediaGuardSimulatedTests {
+    static let laptop = "alsa_card.pci-0000_00_1f.3"
+    static let laptopSink = "alsa_output.pci-0000_00_1f.3.analog-stereo"
+    static let headphones = "analog-output-headphones"
+    static let player = "org.example.Music"
+
+    /// A player whose commands cork and uncork its simulated stream, as a real player's pause
+    /// does, and say so; its commands are written to `commands`.
+    static func register(_ players: InProcessPlayers, _ name: String = player, processID: UInt32 = UInt32(getpid()),
+                         stream: UInt32, on server: SimulatedServer, commands: CommandLog) {
+        players.register(name, identity: name, processID: processID, status: .playing, commands: .init(
+            pause: {
+                await commands.append("pause \(name)")
+                try server.setSinkInputCorked(stream, true)
+                players.update(name, status: .paused)
+            },
+            play: {
+                await commands.append("play \(name)")
+                try server.setSinkInputCorked(stream, false)
+                players.update(name, status: .playing)
+            }))
+    }
+
+    static var ownProcess: [String: String] { ["application.process.id": String(getpid())] }
+
+    @Test("the jack pulled: the player is paused and its stream muted until it corks; plugged again: resumed, unmuted, where it was")
+    func jack() async throws {
+        let server = SimulatedServer()
+        defer { server.shutdown() }
+        _ = try server.addCard(.laptopAnalog(headphonesPlugged: true))
+        let music = try server.addSinkInput(StreamBlueprint(name: "Music", properties: Self.ownProcess)).index
+        let players = InProcessPlayers()
+        let commands = CommandLog()
+        Self.register(players, stream: music, on: server, commands: commands)
+        let manager = AudioDeviceManager(server: server, preferences: [.kind(.wiredHeadset), .kind(.speakerphone)], logger: .forTests())
+        let mediaGuard = MediaGuard(server: server, manager: manager, players: [players], logger: .forTests())
+        let (log, events) = MediaEventLog.recording(mediaGuard)
+        try await manager.start()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { for await event in events { await log.append(event) } }
+            group.addTask { await mediaGuard.run() }
+            try await log.wait("the guard ready") { $0.contains(.ready) }
+
+            try server.setJack(card: Self.laptop, jack: "Headphone", plugged: false)
+            let held = try await log.next("the music held", after: 0) { if case .held = $0 { true } else { false } }
+            #expect(held == .held(reason: .outputLost(Self.laptopSink), players: [Self.player], streams: [music], unmatchedStreams: []))
+            var mark = await log.count
+            _ = try await log.next("the music released", after: mark) { $0 == .released(streams: [music]) }
+            let paused = try #require(try await server.sinkInput(at: music))
+            #expect(paused.isCorked && !paused.isMuted, "paused by its player, and no longer muted")
+            #expect(await commands.seen == ["pause \(Self.player)"])
+            #expect(mediaGuard.pausedPlayers == [Self.player])
+
+            mark = await log.count
+            try server.setJack(card: Self.laptop, jack: "Headphone", plugged: true)
+            let resumed = try await log.next("the music resumed", after: mark) { if case .resumed = $0 { true } else { false } }
+            #expect(resumed == .resumed(reason: .outputLost(Self.laptopSink), players: [Self.player]))
+            try await commands.wait(for: ["pause \(Self.player)", "play \(Self.player)"])
+            let playing = try #require(try await server.sinkInput(at: music))
+            #expect(!playing.isCorked && !playing.isMuted)
+            #expect(try await server.sinks().first { $0.index == playing.sink }?.activePortName == Self.headphones)
+            group.cancelAll()
+        }
+        await manager.stop()
+    }
+
+    @Test("of two players paused on unplug, the one the user played again in between is not resumed; the other is")
+    func touched() async throws {
+        let server = SimulatedServer()
+        defer { server.shutdown() }
+        _ = try server.addCard(.laptopAnalog(headphonesPlugged: true))
+        let music = try server.addSinkInput(StreamBlueprint(name: "Music", properties: Self.ownProcess)).index
+        let radio = try server.addSinkInput(StreamBlueprint(name: "Radio", properties: ["application.process.id": "4000"])).index
+        let players = InProcessPlayers()
+        let commands = CommandLog()
+        Self.register(players, stream: music, on: server, commands: commands)
+        Self.register(players, "org.example.Radio", processID: 4000, stream: radio, on: server, commands: commands)
+        let manager = AudioDeviceManager(server: server, preferences: [.kind(.wiredHeadset), .kind(.speakerphone)], logger: .forTests())
+        let mediaGuard = MediaGuard(server: server, manager: manager, players: [players], logger: .forTests())
+        let (log, events) = MediaEventLog.recording(mediaGuard)
+        try await manager.start()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { for await event in events { await log.append(event) } }
+            group.addTask { await mediaGuard.run() }
+            try await log.wait("the guard ready") { $0.contains(.ready) }
+            try server.setJack(card: Self.laptop, jack: "Headphone", plugged: false)
+            let held = try await log.next("both held", after: 0) { if case .held = $0 { true } else { false } }
+            #expect(held == .held(reason: .outputLost(Self.laptopSink), players: [Self.player, "org.example.Radio"],
+                                  streams: [music, radio], unmatchedStreams: []))
+            try await log.wait("both released") { $0.contains(.released(streams: [music])) && $0.contains(.released(streams: [radio])) }
+            // The user plays the music on the speaker, then pauses it again.
+            players.update(Self.player, status: .playing)
+            _ = try await log.next("the music forgotten", after: 0) { $0 == .forgotten(players: [Self.player]) }
+            players.update(Self.player, status: .paused)
+
+            let mark = await log.count
+            try server.setJack(card: Self.laptop, jack: "Headphone", plugged: true)
+            let resumed = try await log.next("a resume", after: mark) { if case .resumed = $0 { true } else { false } }
+            #expect(resumed == .resumed(reason: .outputLost(Self.laptopSink), players: ["org.example.Radio"]))
+            try await commands.wait(for: ["pause \(Self.player)", "pause org.example.Radio", "play org.example.Radio"], unordered: true)
+            #expect(try await server.sinkInput(at: music)?.isCorked == true, "the music stays as the user left it")
+            group.cancelAll()
+        }
+        await manager.stop()
+    }
+
+    @Test("call audio: playing players paused and music muted, the call's own stream not; ending it gives back exactly those")
+    func callHold() async throws {
+        let server = SimulatedServer()
+        defer { server.shutdown() }
+        _ = try server.addCard(.laptopAnalog())
+        let music = try server.addSinkInput(StreamBlueprint(name: "Music", properties: Self.ownProcess)).index
+        let video = try server.addSinkInput(StreamBlueprint(name: "Video", applicationName: "Browser",
+                                                            properties: ["media.role": "video", "application.process.id": "77"])).index
+        let ring = try server.addSinkInput(StreamBlueprint(name: "Call", applicationName: "Phone",
+                                                           properties: ["media.role": "phone", "application.process.id": "78"])).index
+        let players = InProcessPlayers()
+        let commands = CommandLog()
+        Self.register(players, stream: music, on: server, commands: commands)
+        let manager = AudioDeviceManager(server: server, preferences: [.kind(.speakerphone)], logger: .forTests())
+        let mediaGuard = MediaGuard(server: server, manager: manager, players: [players], logger: .forTests())
+        let (log, events) = MediaEventLog.recording(mediaGuard)
+        try await manager.start()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { for await event in events { await log.append(event) } }
+            group.addTask { await mediaGuard.run() }
+            try await log.wait("the guard ready") { $0.contains(.ready) }
+
+            await manager.activateCallAudio()
+            let held = try await log.next("media held for the call", after: 0) { if case .held = $0 { true } else { false } }
+            #expect(held == .held(reason: .call, players: [Self.player], streams: [music, video], unmatchedStreams: []))
+            try await commands.wait(for: ["pause \(Self.player)"])
+            #expect(try await server.sinkInput(at: video)?.isMuted == true)
+            #expect(try await server.sinkInput(at: ring)?.isMuted == false, "the call is heard")
+
+            let mark = await log.count
+            await manager.deactivateCallAudio()
+            _ = try await log.next("media resumed after the call", after: mark) { $0 == .resumed(reason: .call, players: [Self.player]) }
+            try await commands.wait(for: ["pause \(Self.player)", "play \(Self.player)"])
+            for stream in [music, video, ring] {
+                let info = try #require(try await server.sinkInput(at: stream))
+                #expect(!info.isMuted && !info.isCorked, "stream \(stream) as before the call")
+            }
+            group.cancelAll()
+        }
+        await manager.stop()
+    }
+}
+
+/// The commands players received, in order, and waits on them.
+actor CommandLog {
+    private(set) var seen: [String] = []
+    private var waiters: [Int: (expected: [String], unordered: Bool, continuation: CheckedContinuation<Void, Never>)] = [:]
+    private var nextWaiter = 0
+
+    func append(_ command: String) {
+        seen.append(command)
+        for (id, waiter) in waiters where Self.matches(seen, waiter.expected, unordered: waiter.unordered) {
+            waiters.removeValue(forKey: id)?.continuation.resume()
+        }
+    }
+
+    /// Waits until the commands are `expected` (in any order when `unordered`); fails after
+    /// 10 s with what came.
+    func wait(for expected: [String], unordered: Bool = false) async throws {
+        do {
+            try await withTimeout("the commands \(expected)", .seconds(10)) { await self.register(expected, unordered) }
+        } catch let timedOut as TimedOut {
+            throw TimedOut(what: "\(timedOut.what); seen \(seen)")
+        }
+    }
+
+    private static func matches(_ seen: [String], _ expected: [String], unordered: Bool) -> Bool {
+        unordered ? seen.sorted() == expected.sorted() : seen == expected
+    }
+
+    private func register(_ expected: [String], _ unordered: Bool) async {
+        if Self.matches(seen, expected, unordered: unordered) { return }
+        let id = nextWaiter
+        nextWaiter += 1
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                if Task.isCancelled { continuation.resume() } else { waiters[id] = (expected, unordered, continuation) }
+            }
+        } onCancel: {
+            Task { await self.cancel(id) }
+        }
+    }
+
+    private func cancel(_ id: Int) {
+        waiters.removeValue(forKey: id)?.continuation.resume()
+    }
+}
