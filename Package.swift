@@ -148,7 +148,10 @@ let package = Package(
         .target(
             name: "RouteCtlCommands",
             dependencies: [
+                "AudioContext",
                 "DBus",
+                "MediaControl",
+                "ScreenLock",
                 "DumpReader",
                 "PulseAudio",
                 "RouteKit",

@@ -28,11 +28,13 @@ struct DaemonBusOptions: ParsableArguments {
     /// yet is waited for while routing goes on.
     /// `preferences` receives `SetPreferences` and `ClearPreferences`, so that they are kept
     /// in the state file as `routectl prefer`'s are.
-    func service(manager: AudioDeviceManager, client: PulseClient, preferences: DaemonPreferences, logger: Logger)
+    /// `context` answers the context properties and volume capture.
+    func service(manager: AudioDeviceManager, client: PulseClient, preferences: DaemonPreferences,
+                 context: any ContextControl, logger: Logger)
         async throws -> (service: RouteKitBusService, announcement: String)? {
         guard dbus else { return nil }
         let driver = EngineDriver(manager: manager, microphone: DefaultSourceMicrophone(client: client),
-                                  preferences: StateFilePreferenceKeeper(preferences: preferences))
+                                  preferences: StateFilePreferenceKeeper(preferences: preferences), context: context)
         let configuration = RouteKitBusService.Configuration(servesCallAudio: callAudio)
         let session: BusSession?
         let announcement: String

@@ -4,6 +4,8 @@ import Glibc
 import Logging
 import PulseAudio
 import RouteKit
+import MediaControl
+import ScreenLock
 import ServiceLifecycle
 // UnixSignals comes with ServiceLifecycle; Package.swift does not name its product (yet).
 import UnixSignals
@@ -117,9 +119,13 @@ struct DaemonCommand: AsyncParsableCommand {
             // Trapped now, before the first line says the daemon runs: SIGHUP must never kill it.
             let reloads = await UnixSignalsSequence(trapping: .sighup)
             // System scope follows devices and defaults only (no stream, module or client
-            // events); application scope its streams too.
+            // events); application scope its streams too, and so does media pausing, which
+            // must know which streams play where.
             let scope = startup.configuration.scope
-            let client = try await server.connectLongLived(applicationName: "routectl daemon", subscription: scope.subscription,
+            let media = startup.configuration.media
+            let subscription: SubscriptionMask = media.pausesOnUnplug || media.holdsMediaDuringCalls
+                ? scope.subscription.union(.streams) : scope.subscription
+            let client = try await server.connectLongLived(applicationName: "routectl daemon", subscription: subscription,
                                                            logger: logger)
             defer { client.shutdown() }
             let serverDescription: String
@@ -132,15 +138,20 @@ struct DaemonCommand: AsyncParsableCommand {
                 server: client, scope: scope, preferences: await startup.preferences.effective,
                 configuredDefaults: ConfiguredDefaultsSource.reader(server: server.server), logger: logger)
             await manager.setAutomaticChoice(startup.configuration.automatic)
-            let api = try await bus.service(manager: manager, client: client, preferences: startup.preferences, logger: logger)
+            let context = DaemonContext(client: client, manager: manager, players: [],
+                                        settings: startup.configuration.media, screenLock: ScreenLockConfiguration(),
+                                        write: printToStandardError, logger: logger)
+            let api = try await bus.service(manager: manager, client: client, preferences: startup.preferences,
+                                            context: context, logger: logger)
             var routing = RoutingService(manager: manager, serverDescription: serverDescription,
                                          write: printToStandardError)
             routing.announcements = startup.announcements + (api.map { [$0.announcement] } ?? [])
             let reload = ConfigurationReloadService(signals: reloads, startup: startup, manager: manager,
-                                                    report: printToStandardError)
-            // Shut down in reverse order: routing first (it restores), then the API, which
-            // reports the route routing left behind.
-            let services: [any Service] = (api.map { [$0.service] } ?? []) + [routing, reload]
+                                                    mediaGuard: context.mediaGuard, report: printToStandardError)
+            // Shut down in reverse order: the context first (it unmutes what it holds and puts
+            // the volume back), routing next (it restores), then the API, which reports the
+            // route routing left behind.
+            let services: [any Service] = (api.map { [$0.service] } ?? []) + [routing, context, reload]
             var group = ServiceGroupConfiguration(services: services, gracefulShutdownSignals: [.sigterm, .sigint],
                                                   logger: logger)
             // A stop that hangs (a frozen server) is cancelled rather than waited for forever.

@@ -105,4 +105,12 @@ struct MediaMachineResumeTests {
                                   streams: [Fixture.stream(10, on: 2)], defaultSink: "speaker", players: [Fixture.player()], now: start)
         #expect(off.callAudioChanged(true, now: start).isEmpty)
     }
+
+    @Test("a call that ends before the player's pause is seen still resumes it")
+    func shortCall() {
+        var machine = Fixture.machine(sinks: [Fixture.speaker], streams: [Fixture.stream(10, on: 2)], defaultSink: "speaker",
+                                      players: [Fixture.player()], now: start)
+        _ = machine.callAudioChanged(true, now: start)
+        #expect(machine.callAudioChanged(false, now: start).plays == [music])
+    }
 }

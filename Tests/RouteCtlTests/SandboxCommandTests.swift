@@ -75,8 +75,14 @@ struct SandboxCommandTests {
     private func found(in sandbox: RunningProcess) throws -> Started {
         let children = try childProcesses(of: sandbox.processIdentifier)
         let servers = children.filter { (try? String(contentsOfFile: "/proc/\($0)/comm", encoding: .utf8)) == "pulseaudio\n" }
-        let commandPID = try #require(children.first { !servers.contains($0) }, "\(children)")
-        let environment = try String(contentsOfFile: "/proc/\(commandPID)/environ", encoding: .utf8).split(separator: "\0")
+        // The command is the child given the sandbox's server (the sandbox may have a short-lived
+        // helper of its own running beside it at this moment).
+        let environments = children.filter { !servers.contains($0) }.compactMap { pid -> (Int32, [Substring])? in
+            guard let text = try? String(contentsOfFile: "/proc/\(pid)/environ", encoding: .utf8) else { return nil }
+            return (pid, text.split(separator: "\0"))
+        }
+        let (commandPID, environment) = try #require(environments.first { $0.1.contains { $0.hasPrefix("PULSE_SERVER=unix:") } },
+                                                     "\(children)")
         let server = try #require(environment.first { $0.hasPrefix("PULSE_SERVER=unix:") })
         let socket = URL(fileURLWithPath: String(server.dropFirst("PULSE_SERVER=unix:".count)))
         let directory = socket.deletingLastPathComponent().path

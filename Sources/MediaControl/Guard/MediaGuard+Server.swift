@@ -9,7 +9,9 @@ extension MediaGuard {
         let events = server.events()
         await readEverything(into: queue)
         await withDiscardingTaskGroup { lookups in
+            var place: UInt64 = 0
             for await event in events {
+                place += 1
                 switch event {
                 case .connectionStateChanged(.ready):
                     lookups.addTask { await self.readEverything(into: queue) }
@@ -18,27 +20,35 @@ extension MediaGuard {
                 case .subscription(let change):
                     if change.kind == .remove {
                         switch change.facility {
-                        case .sink: queue.push(.sinkRemoved(change.index))
-                        case .sinkInput: queue.push(.streamRemoved(change.index))
+                        case .sink: queue.push(.sinkRemoved(change.index, order: place))
+                        case .sinkInput: queue.push(.streamRemoved(change.index, order: place))
                         default: break
                         }
                     } else if [.sink, .sinkInput, .server].contains(change.facility) {
-                        lookups.addTask { await self.read(change, into: queue) }
+                        lookups.addTask { [place] in await self.read(change, place: place, into: queue) }
                     }
                 }
             }
         }
     }
 
-    private func read(_ change: SubscriptionEvent, into queue: InputQueue<MediaInput>) async {
+    private func read(_ change: SubscriptionEvent, place: UInt64, into queue: InputQueue<MediaInput>) async {
         do {
             switch change.facility {
             case .sink:
-                if let sink = try await server.sink(at: change.index) { queue.push(.sink(sink)) } else { queue.push(.sinkRemoved(change.index)) }
+                if let sink = try await server.sink(at: change.index) {
+                    queue.push(.sink(sink, order: place))
+                } else {
+                    queue.push(.sinkRemoved(change.index, order: place))
+                }
             case .sinkInput:
-                if let stream = try await server.sinkInput(at: change.index) { queue.push(.stream(stream)) } else { queue.push(.streamRemoved(change.index)) }
+                if let stream = try await server.sinkInput(at: change.index) {
+                    queue.push(.stream(stream, order: place))
+                } else {
+                    queue.push(.streamRemoved(change.index, order: place))
+                }
             case .server:
-                queue.push(.defaultSink(try await server.serverInfo().defaultSinkName))
+                queue.push(.defaultSink(try await server.serverInfo().defaultSinkName, order: place))
             default:
                 break
             }

@@ -68,6 +68,7 @@ public final class MediaGuard: Sendable {
         inputs.withLock { $0 = queue }
         var machine = MediaMachine(settings: settings)
         var readiness = Readiness()
+        var order = ReadingOrder()
         await withDiscardingTaskGroup { group in
             group.addTask { await self.followServer(into: queue) }
             group.addTask { await self.followManager(into: queue) }
@@ -79,7 +80,8 @@ public final class MediaGuard: Sendable {
                 var actions: [MediaAction] = []
                 let now = ContinuousClock.now
                 for input in batch {
-                    actions += input.apply(to: &machine, now: now)
+                    logger.trace("media input: \(input)")
+                    actions += input.apply(to: &machine, order: &order, now: now)
                     readiness.note(input)
                 }
                 if readiness.becameReady() { actions.insert(.emit(.ready), at: 0) }
@@ -127,6 +129,7 @@ public final class MediaGuard: Sendable {
     // MARK: Performing
 
     private func perform(_ actions: [MediaAction], group: inout DiscardingTaskGroup) async {
+        if !actions.isEmpty { logger.trace("media actions: \(actions)") }
         // Mutes first and all at once: they are what keeps the loudspeaker quiet.
         let mutes = actions.compactMap { action -> (UInt32, Bool)? in
             switch action {
@@ -191,15 +194,22 @@ public final class MediaGuard: Sendable {
 
     // MARK: Following
 
+    /// The manager's devices and call audio. Its first device list at start comes with its
+    /// first route rather than as a change, so the list is read again after every event and
+    /// passed on when it differs.
     private func followManager(into queue: InputQueue<MediaInput>) async {
+        var devices: [AudioDevice]?
         for await event in manager.events() {
             switch event {
-            case .state(let state):
-                queue.push(.devices(state.devices))
-                queue.push(.callAudio(state.isCallAudioActive))
-            case .devicesChanged(let devices): queue.push(.devices(devices))
+            case .state(let state): queue.push(.callAudio(state.isCallAudioActive))
             case .callAudioChanged(let isActive): queue.push(.callAudio(isActive))
             default: break
+            }
+            let now: [AudioDevice]
+            if case .devicesChanged(let changed) = event { now = changed } else { now = manager.state.devices }
+            if now != devices {
+                devices = now
+                queue.push(.devices(now))
             }
         }
     }

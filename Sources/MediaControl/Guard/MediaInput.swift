@@ -5,11 +5,13 @@ import RouteKit
 enum MediaInput: Sendable {
     /// Everything the server has, at start and after a reconnection.
     case reset(sinks: [SinkInfo], streams: [SinkInputInfo], defaultSink: String?)
-    case sink(SinkInfo)
-    case sinkRemoved(UInt32)
-    case stream(SinkInputInfo)
-    case streamRemoved(UInt32)
-    case defaultSink(String?)
+    /// The server's announcements, each with the place of the event it answers in the
+    /// server's order: reads run side by side and may come back out of order.
+    case sink(SinkInfo, order: UInt64)
+    case sinkRemoved(UInt32, order: UInt64)
+    case stream(SinkInputInfo, order: UInt64)
+    case streamRemoved(UInt32, order: UInt64)
+    case defaultSink(String?, order: UInt64)
     case devices([AudioDevice])
     case callAudio(Bool)
     case players([MediaPlayer])
@@ -17,16 +19,29 @@ enum MediaInput: Sendable {
     case playerVanished(String)
     case settings(MediaSettings)
 
-    /// Feeds it to `machine`.
-    func apply(to machine: inout MediaMachine, now: ContinuousClock.Instant) -> [MediaAction] {
+    /// Feeds it to `machine`, unless `order` has seen something newer of the same object.
+    func apply(to machine: inout MediaMachine, order: inout ReadingOrder, now: ContinuousClock.Instant) -> [MediaAction] {
         switch self {
         case .reset(let sinks, let streams, let defaultSink):
-            machine.reset(sinks: sinks, streams: streams, defaultSink: defaultSink)
-        case .sink(let sink): machine.sinkSeen(sink, now: now)
-        case .sinkRemoved(let index): machine.sinkRemoved(index, now: now)
-        case .stream(let stream): machine.streamSeen(stream, now: now)
-        case .streamRemoved(let index): machine.streamRemoved(index)
-        case .defaultSink(let name): machine.defaultSinkChanged(name, now: now)
+            return machine.reset(sinks: sinks, streams: streams, defaultSink: defaultSink)
+        case .sink(let sink, let place):
+            return order.isCurrent(.sink(sink.index), place) ? machine.sinkSeen(sink, now: now) : []
+        case .sinkRemoved(let index, let place):
+            return order.isCurrent(.sink(index), place) ? machine.sinkRemoved(index, now: now) : []
+        case .stream(let stream, let place):
+            return order.isCurrent(.stream(stream.index), place) ? machine.streamSeen(stream, now: now) : []
+        case .streamRemoved(let index, let place):
+            return order.isCurrent(.stream(index), place) ? machine.streamRemoved(index, now: now) : []
+        case .defaultSink(let name, let place):
+            return order.isCurrent(.server, place) ? machine.defaultSinkChanged(name, now: now) : []
+        default:
+            return applyOther(to: &machine, now: now)
+        }
+    }
+
+    private func applyOther(to machine: inout MediaMachine, now: ContinuousClock.Instant) -> [MediaAction] {
+        switch self {
+        case .reset, .sink, .sinkRemoved, .stream, .streamRemoved, .defaultSink: []
         case .devices(let devices): machine.devicesChanged(devices, now: now)
         case .callAudio(let isActive): machine.callAudioChanged(isActive, now: now)
         case .players(let players): machine.playersReset(players, now: now)
@@ -34,5 +49,26 @@ enum MediaInput: Sendable {
         case .playerVanished(let name): machine.playerVanished(name)
         case .settings(let settings): machine.settingsChanged(settings)
         }
+    }
+}
+
+/// The newest event each object's reading answered: a reading of an older event that comes
+/// back after a newer one (a stream read before RouteKit muted it, returning after the read
+/// that showed it muted) is dropped, not taken for someone's change.
+struct ReadingOrder: Sendable {
+    enum Key: Hashable, Sendable {
+        case sink(UInt32)
+        case stream(UInt32)
+        case server
+    }
+
+    private var newest: [Key: UInt64] = [:]
+
+    /// Whether a reading answering the event at `place` is the newest of `key` so far; it
+    /// becomes the newest when it is.
+    mutating func isCurrent(_ key: Key, _ place: UInt64) -> Bool {
+        if let seen = newest[key], seen > place { return false }
+        newest[key] = place
+        return true
     }
 }

@@ -105,7 +105,11 @@ struct MediaMachine: Sendable {
         }
         streams[seen.index] = seen
         guard var hold = holds[seen.index] else { return [] }
-        if seen.isCorked { return release([seen.index]) }
+        // Corked counts once its player has said it paused: PipeWire shows a stream whose sink
+        // went as corked until it is linked again, still playing.
+        if seen.isCorked, let name = hold.player, let player = players[name], player.status != .playing {
+            return release([seen.index])
+        }
         if seen.isMuted {
             hold.isConfirmed = true
         } else if hold.isConfirmed {
@@ -123,12 +127,20 @@ struct MediaMachine: Sendable {
         return []
     }
 
-    /// A stream went away.
-    mutating func streamRemoved(_ index: UInt32) -> [MediaAction] {
+    /// A stream went away. A stream held muted keeps its hold a moment: PipeWire may announce
+    /// a stream whose sink went as removed and then as new again under the same index, still
+    /// muted, and the hold is what unmutes it.
+    mutating func streamRemoved(_ index: UInt32, now: ContinuousClock.Instant) -> [MediaAction] {
         streams.removeValue(forKey: index)
-        guard holds.removeValue(forKey: index) != nil else { return [] }
-        return [.emit(.released(streams: [index]))]
+        guard var hold = holds[index] else { return [] }
+        let deadline = now.advanced(by: Self.orphanWindow)
+        if hold.releaseAt.map({ $0 > deadline }) ?? true { hold.releaseAt = deadline }
+        holds[index] = hold
+        return []
     }
+
+    /// How long a held stream that went away keeps its hold, in case it comes back.
+    static let orphanWindow: Duration = .seconds(2)
 
     /// The server's default sink changed.
     mutating func defaultSinkChanged(_ name: String?, now: ContinuousClock.Instant) -> [MediaAction] {
@@ -178,11 +190,18 @@ struct MediaMachine: Sendable {
             }
         }
         if player.status != .playing {
-            // Its streams are silent, or about to be: unmute them once they cork, or after the grace.
+            // Its streams are silent, or about to be: unmute those corked now, the others once
+            // they cork or after the grace.
             let deadline = now.advanced(by: settings.pauseGrace)
-            for (index, hold) in holds where hold.player == player.name && hold.reason != .call {
-                if hold.releaseAt.map({ $0 > deadline }) ?? true { holds[index]?.releaseAt = deadline }
+            var corked: [UInt32] = []
+            for (index, hold) in holds where hold.player == player.name {
+                if streams[index]?.isCorked == true {
+                    corked.append(index)
+                } else if hold.releaseAt.map({ $0 > deadline }) ?? true {
+                    holds[index]?.releaseAt = deadline
+                }
             }
+            actions += release(corked.sorted())
         }
         return actions
     }
@@ -268,7 +287,9 @@ struct MediaMachine: Sendable {
             if streams[index] != nil { streams[index]?.isMuted = false }
         }
         guard !released.isEmpty else { return [] }
-        return released.filter { streams[$0] != nil }.map { .unmute($0) } + [.emit(.released(streams: released))]
+        // Unmuted even when the stream seems gone: a stream that is truly gone refuses it, and
+        // one that is back under the same index must not stay muted.
+        return released.map { .unmute($0) } + [.emit(.released(streams: released))]
     }
 
     /// Resumes the players paused on unplug when the default output has turned private again.
@@ -313,9 +334,14 @@ struct MediaMachine: Sendable {
 
     private mutating func endCallHold(now: ContinuousClock.Instant) -> [MediaAction] {
         var actions = release(holds.filter { $0.value.reason == .call }.map(\.key).sorted())
-        let waiting = paused.filter { $0.value.reason == .call }.map(\.key).sorted()
-        for name in waiting { paused.removeValue(forKey: name) }
-        let resuming = waiting.filter { players[$0]?.status == .paused }
+        let waiting = paused.filter { $0.value.reason == .call }.sorted { $0.key < $1.key }
+        for (name, _) in waiting { paused.removeValue(forKey: name) }
+        // A call that ends before the player's pause was seen still resumes it: nobody else
+        // can have touched it in between (Play on a player still playing changes nothing).
+        let resuming = waiting.filter { name, entry in
+            guard let player = players[name] else { return false }
+            return player.status == .paused || !entry.sawPause
+        }.map(\.key)
         actions += resuming.map { .play($0) }
         if !resuming.isEmpty { actions.append(.emit(.resumed(reason: .call, players: resuming))) }
         // An output that came back during the call resumes what its loss paused.

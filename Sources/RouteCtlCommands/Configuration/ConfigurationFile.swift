@@ -1,3 +1,4 @@
+import MediaControl
 import RouteKit
 import TOMLKit
 
@@ -19,9 +20,11 @@ import TOMLKit
 /// `[match]`). Pure: text in, a value or a ``ConfigurationError`` out.
 enum ConfigurationFile {
     /// The keys at the top of the file.
-    static let keys = ["preferences", "scope", "match", "automatic"]
+    static let keys = ["preferences", "scope", "match", "automatic", "media"]
     /// The keys of `[automatic]`.
     static let automaticKeys = ["never", "only", "hold-off"]
+    /// The keys of `[media]`.
+    static let mediaKeys = ["pause-on-unplug", "private-kinds", "resume-within", "hold-during-calls"]
 
     /// The configuration `text` (read from `path`, named in errors) sets; what it leaves out
     /// keeps its default.
@@ -64,6 +67,9 @@ private struct KeyReader {
         configuration.scope = try scope(named: scopeName, match: match)
         if let value = table["automatic"] {
             configuration.automatic = try automatic(value)
+        }
+        if let value = table["media"] {
+            configuration.media = try media(value)
         }
         return configuration
     }
@@ -130,22 +136,58 @@ private struct KeyReader {
             choice.only = try strings(only, at: ["automatic", "only"], example: example).map { DeviceMatch($0) }
         }
         if let holdOff = table["hold-off"] {
-            let key = ["automatic", "hold-off"]
-            let text: String
-            switch holdOff.type {
-            case .string: text = holdOff.string ?? ""
-            case .int, .double: throw error(at: key, "write the duration with its unit, such as \"2s\" or \"500ms\"")
-            default: throw error(at: key, "must be a duration, such as \"2s\" or \"500ms\"; found \(describe(holdOff))")
-            }
-            guard let duration = DurationText.parse(text) else {
-                throw error(at: key, "\"\(text)\" is not a duration from \"0s\" to \"600s\"; write it as \"500ms\" or \"2s\"")
-            }
-            choice.holdOff = duration
+            choice.holdOff = try duration(holdOff, at: ["automatic", "hold-off"])
         }
         return choice
     }
 
+    private func media(_ value: any TOMLValueConvertible) throws(ConfigurationError) -> MediaSettings {
+        guard let table = value.table else {
+            throw error(at: ["media"], "must be a table: [media] with \(ConfigurationFile.mediaKeys.joined(separator: ", ")); found \(describe(value))")
+        }
+        try refuseUnknownKeys(in: table, at: ["media"], known: ConfigurationFile.mediaKeys)
+        var settings = MediaSettings()
+        if let pause = table["pause-on-unplug"] { settings.pausesOnUnplug = try boolean(pause, at: ["media", "pause-on-unplug"]) }
+        if let hold = table["hold-during-calls"] { settings.holdsMediaDuringCalls = try boolean(hold, at: ["media", "hold-during-calls"]) }
+        if let kinds = table["private-kinds"] {
+            let key = ["media", "private-kinds"]
+            let names = try strings(kinds, at: key, example: #"["bluetooth", "wiredHeadset"]"#)
+            var chosen: Set<AudioDeviceKind> = []
+            for name in names {
+                guard let kind = AudioDeviceKind(rawValue: name) else {
+                    let known = AudioDeviceKind.allCases.map(\.rawValue)
+                    let hint = Spelling.closest(to: name, among: known).map { "did you mean \"\($0)\"? " } ?? ""
+                    throw error(at: key, "\"\(name)\" is not a kind; \(hint)the kinds are \(known.joined(separator: ", "))")
+                }
+                chosen.insert(kind)
+            }
+            settings.privateKinds = chosen
+        }
+        if let within = table["resume-within"] { settings.resumeWindow = try duration(within, at: ["media", "resume-within"]) }
+        return settings
+    }
+
     // MARK: Values
+
+    private func duration(_ value: any TOMLValueConvertible, at key: [String]) throws(ConfigurationError) -> Duration {
+        let text: String
+        switch value.type {
+        case .string: text = value.string ?? ""
+        case .int, .double: throw error(at: key, "write the duration with its unit, such as \"2s\" or \"500ms\"")
+        default: throw error(at: key, "must be a duration, such as \"2s\" or \"500ms\"; found \(describe(value))")
+        }
+        guard let duration = DurationText.parse(text) else {
+            throw error(at: key, "\"\(text)\" is not a duration from \"0s\" to \"600s\"; write it as \"500ms\" or \"2s\"")
+        }
+        return duration
+    }
+
+    private func boolean(_ value: any TOMLValueConvertible, at key: [String]) throws(ConfigurationError) -> Bool {
+        guard value.type == .bool, let flag = value.bool else {
+            throw error(at: key, "must be true or false; found \(describe(value))")
+        }
+        return flag
+    }
 
     private func string(_ value: any TOMLValueConvertible, at key: [String]) throws(ConfigurationError) -> String {
         guard value.type == .string, let text = value.string else {

@@ -1,3 +1,4 @@
+import MediaControl
 import RouteKit
 import ServiceLifecycle
 import UnixSignals
@@ -13,6 +14,8 @@ struct ConfigurationReloadService: Service {
     let startup: DaemonStartup
     /// The running engine.
     let manager: AudioDeviceManager
+    /// Media pausing, which takes new ``MediaSettings`` at once.
+    let mediaGuard: MediaGuard?
     /// Where lines go.
     let report: @Sendable (String) -> Void
 
@@ -45,6 +48,8 @@ struct ConfigurationReloadService: Service {
                 }
             case .automatic(let choice):
                 await manager.setAutomaticChoice(choice)
+            case .media(let settings):
+                mediaGuard?.update(settings)
             case .scopeNeedsRestart(let wanted):
                 applied.scope = running.scope
                 report("config: scope \(wanted.summary) applies when the daemon restarts; it routes \(running.scope.summary) until then")
@@ -65,6 +70,8 @@ enum ReloadPlan {
         case automatic(AutomaticChoice)
         /// Another scope: it needs another connection, so it waits for a restart.
         case scopeNeedsRestart(RouteScope)
+        /// New media settings.
+        case media(MediaSettings)
     }
 
     /// The steps from `running` to `loaded`; none when nothing changed.
@@ -73,6 +80,7 @@ enum ReloadPlan {
         if loaded.preferences != running.preferences { steps.append(.preferences(loaded.preferences)) }
         if loaded.automatic != running.automatic { steps.append(.automatic(loaded.automatic)) }
         if loaded.scope != running.scope { steps.append(.scopeNeedsRestart(loaded.scope)) }
+        if loaded.media != running.media { steps.append(.media(loaded.media)) }
         return steps
     }
 }

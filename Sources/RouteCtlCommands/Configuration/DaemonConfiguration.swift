@@ -1,3 +1,4 @@
+import MediaControl
 import PulseAudio
 import RouteKit
 
@@ -11,6 +12,8 @@ struct DaemonConfiguration: Equatable, Sendable {
     var scope: RouteScope = .system
     /// What kind entries may choose by themselves, and the hold-off (`[automatic]`).
     var automatic = AutomaticChoice()
+    /// Pausing media on unplug and during calls (`[media]`).
+    var media = MediaSettings()
 }
 
 extension RouteScope {

@@ -11,13 +11,18 @@ public struct EngineDriver: Sendable {
     public let microphone: any MicrophoneControl
     /// Who owns the preference list: `SetPreferences` and `ClearPreferences` go through it.
     public let preferences: any PreferenceKeeper
+    /// The context monitors and media pausing (``NoContext`` when the daemon runs none).
+    public let context: any ContextControl
 
     /// A driver for `manager` and `microphone`; `preferences` keeps the run-time preferences
-    /// (by default nothing keeps them, and clearing goes back to the manager's list now).
-    public init(manager: AudioDeviceManager, microphone: any MicrophoneControl, preferences: (any PreferenceKeeper)? = nil) {
+    /// (by default nothing keeps them, and clearing goes back to the manager's list now);
+    /// `context` answers the context properties and volume capture.
+    public init(manager: AudioDeviceManager, microphone: any MicrophoneControl, preferences: (any PreferenceKeeper)? = nil,
+                context: any ContextControl = NoContext()) {
         self.manager = manager
         self.microphone = microphone
         self.preferences = preferences ?? ConfiguredPreferences(configured: manager.preferences)
+        self.context = context
     }
 
     /// Performs `operation`; returns once the engine has settled (the route confirmed, or
@@ -54,6 +59,12 @@ public struct EngineDriver: Sendable {
             }
         case .refresh:
             await manager.refreshSpeakerphoneSetting()
+        case .volumeCapture(let isOn):
+            do {
+                try await context.setVolumeCapture(isOn)
+            } catch {
+                throw BusError(name: RouteKitInterface.ErrorName.unavailable, message: "\(error)")
+            }
         case .nothing:
             break
         }

@@ -19,6 +19,8 @@ public enum RouteKitInterface {
         public static let invalidPreference = "io.github.routekit.RouteKit1.Error.InvalidPreference"
         /// The sound server refused or failed the request.
         public static let serverFailed = "io.github.routekit.RouteKit1.Error.ServerFailed"
+        /// The daemon cannot do this now (no context monitors, or no default output to capture).
+        public static let unavailable = "io.github.routekit.RouteKit1.Error.Unavailable"
     }
 
     /// The methods, properties and signals.
@@ -36,13 +38,18 @@ public enum RouteKitInterface {
             BusMethod("Refresh"),
             BusMethod("ListDevices", results: [BusArgument("devices", .array(.dictionary(key: .string, value: .variant)))]),
             BusMethod("Status", results: [BusArgument("status", .dictionary(key: .string, value: .variant))]),
+            BusMethod("StartVolumeCapture"),
+            BusMethod("StopVolumeCapture"),
         ],
-        properties: RouteKitProperties.all,
+        properties: RouteKitProperties.all + ContextProperties.all,
         signals: [
             BusSignal("RouteChanged", arguments: [BusArgument("from", .string), BusArgument("to", .string),
                                                   BusArgument("reason", .string)]),
             BusSignal("SwitchFailed", arguments: [BusArgument("device", .string), BusArgument("step", .string),
                                                   BusArgument("message", .string)]),
             BusSignal("DevicesChanged", arguments: [BusArgument("devices", .array(.dictionary(key: .string, value: .variant)))]),
+            BusSignal("VolumeButtonPressed", arguments: [BusArgument("button", .string)]),
+            BusSignal("MediaPaused", arguments: [BusArgument("players", .array(.string)), BusArgument("reason", .string)]),
+            BusSignal("MediaResumed", arguments: [BusArgument("players", .array(.string)), BusArgument("reason", .string)]),
         ])
 }

@@ -16,6 +16,8 @@ public enum EngineOperation: Hashable, Sendable {
     case muteMicrophone(Bool)
     /// Apply the route again from scratch (`refreshSpeakerphoneSetting`).
     case refresh
+    /// Turn volume-button capture on or off.
+    case volumeCapture(Bool)
     /// Nothing needs to change.
     case nothing
 }

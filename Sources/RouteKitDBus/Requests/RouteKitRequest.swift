@@ -27,6 +27,8 @@ public enum RouteKitRequest: Hashable, Sendable {
     case listDevices
     /// `Status()`: read only.
     case status
+    /// `StartVolumeCapture()` (true) or `StopVolumeCapture()` (false).
+    case volumeCapture(Bool)
 
     /// Decodes a call. sd-bus has checked the types against the interface already; a mismatch
     /// here (a call built by hand) is `InvalidArgs` naming the expected signature.
@@ -50,6 +52,8 @@ public enum RouteKitRequest: Hashable, Sendable {
         case "MuteMic": return .muteMicrophone(arguments[0].boolValue ?? false)
         case "Refresh": return .refresh
         case "ListDevices": return .listDevices
+        case "StartVolumeCapture": return .volumeCapture(true)
+        case "StopVolumeCapture": return .volumeCapture(false)
         default: return .status
         }
     }
@@ -69,6 +73,7 @@ public enum RouteKitRequest: Hashable, Sendable {
         case .enableSpeaker(let enable): try SpeakerPlan.operation(enable: enable, devices: devices, state: state, automatic: automatic)
         case .muteMicrophone(let mute): .muteMicrophone(mute)
         case .refresh: .refresh
+        case .volumeCapture(let isOn): .volumeCapture(isOn)
         case .listDevices, .status: .nothing
         }
     }

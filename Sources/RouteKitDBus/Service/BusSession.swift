@@ -49,7 +49,8 @@ public final class BusSession: Sendable {
             let muted = await driver.microphone.isMuted()
             var routeKit: ExportedObject? = try await connection.export(
                 RouteKitInterface.interface, at: RouteKitInterface.path,
-                properties: RouteKitProperties.status(state, microphoneMuted: muted))
+                properties: RouteKitProperties.status(state, microphoneMuted: muted)
+                    .merging(ContextProperties.values(for: driver.context.snapshot)) { $1 })
             var callAudio: ExportedObject? = servesCallAudio ? try await connection.export(
                 CallAudioInterface.interface, at: CallAudioInterface.path,
                 properties: CallAudioProperties.all(state, microphoneMuted: muted)) : nil
@@ -104,6 +105,7 @@ public final class BusSession: Sendable {
             }
             group.addTask { await publisher.followEngine() }
             group.addTask { await publisher.followMicrophone(driver.microphone) }
+            group.addTask { await publisher.followContext(driver.context) }
             let outcome = await connection.disconnection()
             group.cancelAll()
             return outcome

@@ -20,7 +20,8 @@ enum RouteKitCallHandler {
                 publisher.publishState()
                 publisher.publish(microphoneMuted: muted)
                 call.reply([RouteKitProperties.statusRecord(state, microphoneMuted: muted,
-                                                             preferencesOrigin: await driver.preferences.origin())])
+                                                             preferencesOrigin: await driver.preferences.origin(),
+                                                             context: driver.context.snapshot)])
             default:
                 let operation = try request.operation(devices: devices, state: state, automatic: driver.manager.automaticChoice)
                 try await driver.perform(operation)

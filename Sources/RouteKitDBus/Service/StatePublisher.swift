@@ -53,6 +53,24 @@ final class StatePublisher: Sendable {
         }
     }
 
+    /// The context's properties now, then its changes and signals, until cancelled.
+    func followContext(_ context: any ContextControl) async {
+        let notices = context.notices()
+        routeKit?.setProperties(ContextProperties.values(for: context.snapshot))
+        for await notice in notices {
+            switch notice {
+            case .changed(let snapshot):
+                routeKit?.setProperties(ContextProperties.values(for: snapshot))
+            case .volumeButton(let button):
+                routeKit?.emit("VolumeButtonPressed", [.string(button)])
+            case .mediaPaused(let players, let reason):
+                routeKit?.emit("MediaPaused", [.strings(players), .string(reason)])
+            case .mediaResumed(let players, let reason):
+                routeKit?.emit("MediaResumed", [.strings(players), .string(reason)])
+            }
+        }
+    }
+
     /// The default source's mute, now and after each change, until cancelled. A change that
     /// comes while it reads is read again, so the last value stored is the last one read.
     func followMicrophone(_ microphone: any MicrophoneControl) async {

@@ -48,12 +48,17 @@ public enum RouteKitProperties {
         values(for: state).merging(values(microphoneMuted: muted)) { new, _ in new }
     }
 
-    /// `Status`'s `a{sv}`: every property, in their order, then `PreferencesOrigin` (where
-    /// the preferences come from: `runTime`, `commandLine`, `configurationFile`, `none`) when given.
+    /// `Status`'s `a{sv}`: every property, in their order (RouteKit's, then the context's when
+    /// given), then `PreferencesOrigin` (where the preferences come from: `runTime`,
+    /// `commandLine`, `configurationFile`, `none`) when given.
     public static func statusRecord(_ state: AudioRouteState, microphoneMuted muted: Bool?,
-                                    preferencesOrigin: String? = nil) -> BusValue {
+                                    preferencesOrigin: String? = nil, context: ContextSnapshot? = nil) -> BusValue {
         let values = status(state, microphoneMuted: muted)
-        let properties = all.compactMap { property in values[property.name].map { (property.name, $0) } }
+        var properties = all.compactMap { property in values[property.name].map { (property.name, $0) } }
+        if let context {
+            let contextValues = ContextProperties.values(for: context)
+            properties += ContextProperties.all.compactMap { property in contextValues[property.name].map { (property.name, $0) } }
+        }
         return .variantDictionary(properties + (preferencesOrigin.map { [("PreferencesOrigin", BusValue.string($0))] } ?? []))
     }
 }

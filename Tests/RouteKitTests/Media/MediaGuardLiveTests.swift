@@ -43,8 +43,7 @@ struct MediaGuardLiveTests {
                 #expect(try await rig.stream(of: chime)?.isMuted == false, "the loudspeaker's own stream plays on")
 
                 // No player to pause it: after its bound it plays on the loudspeaker again.
-                let mark = await log.count
-                let released = try await log.next("the stream released", after: mark) { if case .released = $0 { true } else { false } }
+                let released = try await log.next("the stream released", after: 0) { if case .released = $0 { true } else { false } }
                 #expect(released == .released(streams: [musicStream.index]))
                 try await rig.settle("the music unmuted") { try await rig.stream(of: music)?.isMuted == false }
                 group.cancelAll()
@@ -72,10 +71,13 @@ struct MediaGuardLiveTests {
                 group.addTask { await mediaGuard.run() }
                 try await log.wait("the guard ready") { $0.contains(.ready) }
                 try await rig.unloadQuickly(headset)
+                _ = try await log.next("the music held", after: 0) { if case .held = $0 { true } else { false } }
                 try await rig.settle("the music muted") { try await rig.stream(of: music)?.isMuted == true }
                 group.cancelAll()
             }
-            #expect(try await rig.stream(of: music)?.isMuted == false, "nothing the guard muted stays muted after it")
+            // Nothing the guard muted stays muted after it (PipeWire shows a change a moment
+            // after it answers the request).
+            try await rig.settle("the music unmuted after the guard") { try await rig.stream(of: music)?.isMuted == false }
         }
     }
 }

@@ -1,0 +1,154 @@
+import AudioContext
+import Logging
+import MediaControl
+import PulseAudio
+import RouteKit
+import RouteKitDBus
+import ScreenLock
+import ServiceLifecycle
+import Synchronization
+
+/// What `routectl daemon` runs beside routing: media pausing (``MediaGuard``), silent mode,
+/// the screen lock and volume-button capture, as one service whose state the D-Bus API
+/// publishes (``ContextControl``) and whose media decisions it reports in lines.
+///
+/// Each monitor runs as a child task of ``run()`` until graceful shutdown; the media guard
+/// then unmutes what it holds, and capture puts the user's volume back.
+final class DaemonContext: ContextControl, Service {
+    let mediaGuard: MediaGuard
+    private let silentMode: SilentModeMonitor
+    private let screenLock: ScreenLockMonitor
+    private let capture: VolumeButtonCapture
+    private let write: @Sendable (String) -> Void
+    private let captureCommands: AsyncStream<VolumeCaptureCommand>
+    private let captureCommand: AsyncStream<VolumeCaptureCommand>.Continuation
+    private let shared = Mutex(Shared())
+
+    private struct Shared {
+        var snapshot = ContextSnapshot()
+        var subscribers: [Int: AsyncStream<ContextNotice>.Continuation] = [:]
+        var nextSubscriber = 0
+    }
+
+    /// Monitors for `client`'s server and `manager`'s routes, pausing the players of `players`
+    /// with `settings`; `screenLock` says which buses to ask about the screen; `write` gets the
+    /// daemon's lines.
+    init(client: PulseClient, manager: AudioDeviceManager, players: [any MediaPlayerControl], settings: MediaSettings,
+         screenLock: ScreenLockConfiguration, write: @escaping @Sendable (String) -> Void, logger: Logger) {
+        mediaGuard = MediaGuard(server: client, manager: manager, players: players, settings: settings, logger: logger)
+        silentMode = SilentModeMonitor(server: client, logger: logger)
+        self.screenLock = ScreenLockMonitor(configuration: screenLock, logger: logger)
+        capture = VolumeButtonCapture(server: client, logger: logger)
+        self.write = write
+        (captureCommands, captureCommand) = AsyncStream.makeStream(of: VolumeCaptureCommand.self)
+    }
+
+    // MARK: ContextControl
+
+    var snapshot: ContextSnapshot { shared.withLock { $0.snapshot } }
+
+    func notices() -> AsyncStream<ContextNotice> {
+        let (stream, continuation) = AsyncStream.makeStream(of: ContextNotice.self)
+        let id = shared.withLock { shared -> Int in
+            defer { shared.nextSubscriber += 1 }
+            shared.subscribers[shared.nextSubscriber] = continuation
+            return shared.nextSubscriber
+        }
+        continuation.onTermination = { [weak self] _ in
+            self?.shared.withLock { _ = $0.subscribers.removeValue(forKey: id) }
+        }
+        return stream
+    }
+
+    func setVolumeCapture(_ isOn: Bool) async throws {
+        captureCommand.yield(isOn ? .start : .stop)
+        update { $0.volumeCapture = isOn }
+        write("volume: capture \(isOn ? "on" : "off")")
+    }
+
+    // MARK: Service
+
+    func run() async throws {
+        let media = mediaGuard.events()
+        let screens = screenLock.changes()
+        let silences = silentMode.changes()
+        await cancelWhenGracefulShutdown {
+            await withDiscardingTaskGroup { group in
+                group.addTask { await self.mediaGuard.run() }
+                group.addTask { await self.screenLock.run() }
+                group.addTask {
+                    await self.capture.run(commands: self.captureCommands) { event in self.captured(event) }
+                }
+                group.addTask {
+                    for await event in media { self.media(event) }
+                }
+                group.addTask {
+                    for await state in screens {
+                        self.update {
+                            $0.screenLock = state.lock.rawValue
+                            $0.idle = state.idle.map { $0 ? "idle" : "active" } ?? "unknown"
+                        }
+                    }
+                }
+                group.addTask {
+                    for await mode in silences {
+                        self.update { $0.silentMode = mode.isSilent.map { $0 ? "silent" : "audible" } ?? "unknown" }
+                    }
+                }
+            }
+        }
+        captureCommand.finish()
+        let ended = shared.withLock { shared in
+            defer { shared.subscribers.removeAll() }
+            return Array(shared.subscribers.values)
+        }
+        for continuation in ended { continuation.finish() }
+    }
+
+    // MARK: Events
+
+    private func media(_ event: MediaEvent) {
+        switch event {
+        case .held(let reason, let players, let streams, let unmatched):
+            write("media: \(reason): paused \(players.isEmpty ? "no player" : players.joined(separator: ", ")); muted "
+                  + "\(streams.isEmpty ? "no stream" : "streams " + streams.map(String.init).joined(separator: ", "))"
+                  + (unmatched.isEmpty ? "" : " (no player for \(unmatched.map(String.init).joined(separator: ", ")): unmuted after "
+                     + "\(mediaGuard.settings.unmatchedMuteDuration))"))
+            if !players.isEmpty { notify(.mediaPaused(players: players, reason: reason.description)) }
+        case .resumed(let reason, let players):
+            write("media: resumed \(players.joined(separator: ", ")) (paused for \(reason))")
+            notify(.mediaResumed(players: players, reason: reason.description))
+        case .forgotten(let players):
+            write("media: will not resume \(players.joined(separator: ", ")) (played, stopped or gone since, or too long ago)")
+        case .failed(let message):
+            write("media: \(message)")
+        case .ready, .released:
+            break
+        }
+        let paused = mediaGuard.pausedPlayers
+        update { $0.pausedPlayers = paused }
+    }
+
+    private func captured(_ event: VolumeCaptureEvent) {
+        if case .pressed(let button, _) = event {
+            write("volume: \(button) pressed")
+            notify(.volumeButton(button.rawValue))
+        }
+    }
+
+    private func update(_ change: (inout ContextSnapshot) -> Void) {
+        shared.withLock { shared in
+            var snapshot = shared.snapshot
+            change(&snapshot)
+            guard snapshot != shared.snapshot else { return }
+            shared.snapshot = snapshot
+            for continuation in shared.subscribers.values { continuation.yield(.changed(snapshot)) }
+        }
+    }
+
+    private func notify(_ notice: ContextNotice) {
+        shared.withLock { shared in
+            for continuation in shared.subscribers.values { continuation.yield(notice) }
+        }
+    }
+}
