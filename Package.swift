@@ -106,6 +106,16 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // The MPRIS media players of the session bus as a MediaPlayerControl: found, followed
+        // and commanded over DBus.
+        .target(
+            name: "MPRIS",
+            dependencies: [
+                "DBus", "MediaControl",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
         // Reads pasted `pactl`/`pacmd`/PipeWire dumps from bug reports into PulseAudio's values.
         .target(
             name: "DumpReader",
@@ -259,6 +269,16 @@ let package = Package(
         .testTarget(
             name: "RouteKitDBusTests",
             dependencies: ["RouteKitDBus", "DBus", "RouteKit", "PulseAudio"],
+            swiftSettings: strictSettings
+        ),
+        // MPRISPlayers' decisions, then against fake players (dbusmock) and mpv with playerctl.
+        .testTarget(
+            name: "MPRISTests",
+            dependencies: [
+                "DBus", "MediaControl", "MPRIS", "ProcessRunner", "PulseAudio", "SoundServerSandbox", "TestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            exclude: ["Resources"],
             swiftSettings: strictSettings
         ),
         .testTarget(
