@@ -112,6 +112,56 @@ struct FakePlayerTests {
         }
     }
 
+    @Test("a player that appears while open lists the names is listed once: neither lost nor announced twice")
+    func appearsDuringOpen() async throws {
+        try await PrivateSessionBus.withBus { bus in
+            let connection = try await BusConnection.open(.address(bus.address))
+            async let starting = FakePlayer.start(on: bus, name: "racing")
+            let players = try await MPRISPlayers.open(on: connection, logger: RecordedLog().logger)
+            let fake = try await starting
+            let events = players.events()
+            let listedAtOpen = players.players().map(\.name) == [fake.name]
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { await players.run() }
+                // Once it is listed, a change of it is announced: whatever came before is in.
+                try await fake.setStatus("Paused", through: connection)
+                let seen = try await collectEvents("the racing player paused", from: events) { $0.player?.status == .paused }
+                #expect(seen.filter { if case .appeared = $0 { true } else { false } }.count == (listedAtOpen ? 0 : 1))
+                #expect(!seen.contains(.vanished(name: fake.name)))
+                #expect(players.players().map(\.name) == [fake.name])
+                group.cancelAll()
+            }
+            await connection.close()
+        }
+    }
+
+    @Test("when the bus goes away, or run() is cancelled, every player vanishes and every event stream ends")
+    func ending() async throws {
+        for cause in ["the bus going away", "cancellation"] {
+            try await PrivateSessionBus.withBus { bus in
+                let fake = try await FakePlayer.start(on: bus, name: "one")
+                let connection = try await BusConnection.open(.address(bus.address))
+                let players = try await MPRISPlayers.open(on: connection, logger: RecordedLog().logger)
+                let events = players.events()
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    group.addTask { await players.run() }
+                    if cause == "cancellation" { group.cancelAll() } else { await bus.stop() }
+                    let seen = try await withTimeout("the events to end after \(cause)") {
+                        var seen: [MediaPlayerEvent] = []
+                        for await event in events { seen.append(event) }
+                        return seen
+                    }
+                    #expect(seen == [.vanished(name: fake.name)], "after \(cause)")
+                    try await group.waitForAll()
+                }
+                #expect(players.players().isEmpty)
+                var late = players.events().makeAsyncIterator()
+                #expect(await late.next() == nil)
+                await connection.close()
+            }
+        }
+    }
+
     @Test("broken players (no player interface, wrong types, no answer) are logged and left out; the others go on")
     func brokenPlayers() async throws {
         try await PrivateSessionBus.withBus { bus in
