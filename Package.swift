@@ -126,6 +126,16 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // The MPRIS media players of the session bus as a MediaPlayerControl: found, followed
+        // and commanded over DBus.
+        .target(
+            name: "MPRIS",
+            dependencies: [
+                "DBus", "MediaControl",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
         // Reads pasted `pactl`/`pacmd`/PipeWire dumps from bug reports into PulseAudio's values.
         .target(
             name: "DumpReader",
@@ -306,6 +316,16 @@ let package = Package(
         .testTarget(
             name: "MediaControlTests",
             dependencies: ["MediaControl", "PulseAudio", "RouteKit"],
+            swiftSettings: strictSettings
+        ),
+        // MPRISPlayers' decisions, then against fake players (dbusmock) and mpv with playerctl.
+        .testTarget(
+            name: "MPRISTests",
+            dependencies: [
+                "DBus", "MediaControl", "MPRIS", "ProcessRunner", "PulseAudio", "SoundServerSandbox", "TestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            exclude: ["Resources"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -1,0 +1,77 @@
+import MediaControl
+import Synchronization
+
+/// The one owner of ``MPRISPlayers``' state: the table and the event subscribers, behind one
+/// lock, so that a change and its announcement are one step. A snapshot taken at any moment
+/// is what the events delivered so far add up to.
+final class PlayersState: Sendable {
+    private struct Core {
+        var table = PlayerTable()
+        var subscribers: [UInt64: AsyncStream<MediaPlayerEvent>.Continuation] = [:]
+        var nextSubscriber: UInt64 = 0
+        /// The source has closed: no more events, and new subscriptions end at once.
+        var ended = false
+    }
+
+    private let core = Mutex(Core())
+
+    /// Applies `input`: emits its events to every subscriber, and returns the rest of its
+    /// actions (reads and log lines) for the caller to perform.
+    func handle(_ input: PlayerTable.Input) -> [PlayerTable.Action] {
+        core.withLock { core in
+            guard !core.ended else { return [] }
+            // AsyncStream's yield only queues (its consumer runs elsewhere), so it is safe
+            // under the lock; finishing is not (it runs onTermination), and happens in end().
+            return core.table.handle(input).filter { action in
+                guard case .emit(let event) = action else { return true }
+                for subscriber in core.subscribers.values { subscriber.yield(event) }
+                return false
+            }
+        }
+    }
+
+    /// The players now.
+    var players: [MediaPlayer] {
+        core.withLock { $0.table.players }
+    }
+
+    /// The player `name` now, if it is listed.
+    func player(named name: String) -> MediaPlayer? {
+        core.withLock { $0.table.player(named: name) }
+    }
+
+    /// A new subscriber's stream: every event from now on, until ``end()``.
+    func subscribe() -> AsyncStream<MediaPlayerEvent> {
+        let (events, continuation) = AsyncStream.makeStream(of: MediaPlayerEvent.self)
+        let subscriber: UInt64? = core.withLock { core in
+            guard !core.ended else { return nil }
+            core.nextSubscriber += 1
+            core.subscribers[core.nextSubscriber] = continuation
+            return core.nextSubscriber
+        }
+        guard let subscriber else {
+            continuation.finish()
+            return events
+        }
+        // Weak: the continuation, held by the state, holds this closure.
+        continuation.onTermination = { [weak self] _ in
+            self?.core.withLock { _ = $0.subscribers.removeValue(forKey: subscriber) }
+        }
+        return events
+    }
+
+    /// The source has closed: every player is announced as vanished, and every subscriber's
+    /// stream ends.
+    func end() {
+        let subscribers = core.withLock { core in
+            guard !core.ended else { return [AsyncStream<MediaPlayerEvent>.Continuation]() }
+            core.ended = true
+            for case .emit(let event) in core.table.removeAll() {
+                for subscriber in core.subscribers.values { subscriber.yield(event) }
+            }
+            defer { core.subscribers = [:] }
+            return Array(core.subscribers.values)
+        }
+        for subscriber in subscribers { subscriber.finish() }
+    }
+}
