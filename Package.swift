@@ -161,6 +161,7 @@ let package = Package(
                 "AudioContext",
                 "DBus",
                 "MediaControl",
+                "MPRIS",
                 "ScreenLock",
                 "DumpReader",
                 "PulseAudio",

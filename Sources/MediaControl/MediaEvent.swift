@@ -19,6 +19,8 @@ public enum MediaHoldReason: Hashable, Sendable, CustomStringConvertible {
 public enum MediaEvent: Hashable, Sendable {
     /// The guard has read the server's streams and the device model: it acts from now on.
     case ready
+    /// A player the guard may pause appeared, or its status changed: as it is now.
+    case player(MediaPlayer)
     /// Players asked to pause and streams muted until they do. `unmatchedStreams` are
     /// streams no player was found for (by process id): they stay muted for
     /// ``MediaSettings/unmatchedMuteDuration`` only.

@@ -138,7 +138,8 @@ struct DaemonCommand: AsyncParsableCommand {
                 server: client, scope: scope, preferences: await startup.preferences.effective,
                 configuredDefaults: ConfiguredDefaultsSource.reader(server: server.server), logger: logger)
             await manager.setAutomaticChoice(startup.configuration.automatic)
-            let context = DaemonContext(client: client, manager: manager, players: [],
+            let mpris = await MPRISConnection.open(enabled: bus.dbus, logger: logger)
+            let context = DaemonContext(client: client, manager: manager, mpris: mpris,
                                         settings: startup.configuration.media, screenLock: ScreenLockConfiguration(),
                                         write: printToStandardError, logger: logger)
             let api = try await bus.service(manager: manager, client: client, preferences: startup.preferences,

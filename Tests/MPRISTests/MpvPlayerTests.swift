@@ -64,63 +64,6 @@ struct MpvPlayerTests {
     }
 }
 
-/// mpv playing a 440 Hz tone to the sandbox's server, with the system's mpv-mpris script,
-/// on the private bus; its messages (warnings and errors) kept for a failure's message.
-final class Mpv: Sendable {
-    let processID: UInt32
-    private let process: ChildProcess
-    private let output: OutputLines
-    /// Ends when mpv's output does, that is when mpv has ended; awaiting it can be cancelled.
-    private let ended: AsyncStream<Never>
-
-    private init(process: ChildProcess, output: OutputLines, ended: AsyncStream<Never>) {
-        self.processID = UInt32(process.pid)
-        self.process = process
-        self.output = output
-        self.ended = ended
-    }
-
-    static func start(on bus: PrivateSessionBus, server: SandboxServer) async throws -> Mpv {
-        let command = ["/usr/bin/mpv", "--no-video", "--no-input-terminal", "--msg-level=all=warn", "--ao=pulse",
-                       "av://lavfi:sine=frequency=440"]
-        let setpriv = ExecutableSearch.find("setpriv", in: ["/usr/bin", "/bin", "/usr/sbin", "/sbin"])
-        let output = OutputLines()
-        let (ended, end) = AsyncStream.makeStream(of: Never.self)
-        let process = try await ChildProcess.launch(
-            setpriv.map { [$0, "--pdeathsig", "KILL", "--"] + command } ?? command,
-            environment: bus.environment.merging(server.environment) { $1 },
-            output: .lines(onLine: { _, line in output.append(line) }, onEnd: { end.finish() }))
-        return Mpv(process: process, output: output, ended: ended)
-    }
-
-    /// Runs `body`, failing with mpv's messages if mpv ends first.
-    func failingIfItEnds<Result: Sendable>(_ body: @escaping @Sendable () async throws -> Result) async throws -> Result {
-        try await withThrowingTaskGroup(of: Result.self) { group in
-            group.addTask { try await body() }
-            group.addTask {
-                for await _ in self.ended {}
-                try Task.checkCancellation()
-                let ending = await self.process.completion(within: .seconds(5))
-                throw MpvEnded(message: "mpv ended (\(String(describing: ending))): \(self.output.text)")
-            }
-            defer { group.cancelAll() }
-            return try await group.next()!
-        }
-    }
-
-    /// How it ended, once it has (within 15 seconds).
-    func completion() async -> Termination? {
-        await process.completion(within: .seconds(15))
-    }
-
-    deinit { process.signal(SIGKILL) }
-}
-
-struct MpvEnded: Error, CustomStringConvertible {
-    var message: String
-    var description: String { message }
-}
-
 /// mpv's sink input, once it satisfies `condition`, as the observer sees it.
 private func waitForStream(of mpv: Mpv, observer: PulseClient,
                            _ condition: @escaping @Sendable (SinkInputInfo) -> Bool) async throws -> SinkInputInfo {
@@ -133,16 +76,6 @@ private func waitForStream(of mpv: Mpv, observer: PulseClient,
         return true
     }
     return try #require(found.value)
-}
-
-/// playerctl's output, trimmed, run against the private bus.
-private func playerctl(_ arguments: [String], bus: PrivateSessionBus) async throws -> String {
-    let completion = try await ChildProcess.run(["/usr/bin/playerctl"] + arguments, environment: bus.environment,
-                                                timeLimit: .seconds(15))
-    guard completion.termination == .exited(0) else {
-        throw MpvEnded(message: "playerctl \(arguments) failed (\(completion.termination)): \(completion.standardError)")
-    }
-    return completion.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
 }
 
 /// The stream a wait found.

@@ -78,5 +78,16 @@ extension Array where Element == MediaAction {
     var unmutes: [UInt32] { compactMap { if case .unmute(let index) = $0 { index } else { nil } } }
     var pauses: [String] { compactMap { if case .pause(let name) = $0 { name } else { nil } } }
     var plays: [String] { compactMap { if case .play(let name) = $0 { name } else { nil } } }
-    var events: [MediaEvent] { compactMap { if case .emit(let event) = $0 { event } else { nil } } }
+    /// The events, but the players' own news (``MediaEvent/player(_:)``), which tests check apart.
+    var events: [MediaEvent] {
+        compactMap { action in
+            guard case .emit(let event) = action else { return nil }
+            if case .player = event { return nil }
+            return event
+        }
+    }
+    /// The actions, without the players' own news.
+    var decisions: [MediaAction] {
+        filter { if case .emit(.player) = $0 { false } else { true } }
+    }
 }

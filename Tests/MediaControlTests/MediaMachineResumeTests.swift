@@ -113,4 +113,14 @@ struct MediaMachineResumeTests {
         _ = machine.callAudioChanged(true, now: start)
         #expect(machine.callAudioChanged(false, now: start).plays == [music])
     }
+
+    @Test("a player's appearance and each change of its status are news; other changes are not")
+    func playerNews() {
+        var machine = MediaMachine(settings: MediaSettings())
+        #expect(machine.playerSeen(Fixture.player(.stopped), now: start) == [.emit(.player(Fixture.player(.stopped)))])
+        #expect(machine.playerSeen(Fixture.player(.playing), now: start) == [.emit(.player(Fixture.player(.playing)))])
+        var renamed = Fixture.player(.playing)
+        renamed.identity = "Music"
+        #expect(machine.playerSeen(renamed, now: start).isEmpty)
+    }
 }

@@ -107,7 +107,7 @@ struct MediaMachineUnplugTests {
         #expect(held.events == [.held(reason: .outputLost("bt_headset"), players: ["org.mpris.MediaPlayer2.music"],
                                       streams: [10, 11], unmatchedStreams: [11])])
         let paused = start.advanced(by: .milliseconds(30))
-        #expect(machine.playerSeen(Fixture.player(.paused), now: paused).isEmpty)
+        #expect(machine.playerSeen(Fixture.player(.paused), now: paused).decisions.isEmpty)
         #expect(machine.deadline == paused.advanced(by: .milliseconds(500)))
         #expect(machine.tick(now: paused.advanced(by: .milliseconds(499))).isEmpty)
         #expect(machine.tick(now: paused.advanced(by: .milliseconds(500))).unmutes == [10])

@@ -179,7 +179,7 @@ struct MediaMachine: Sendable {
     /// A player appeared or changed.
     mutating func playerSeen(_ player: MediaPlayer, now: ContinuousClock.Instant) -> [MediaAction] {
         let previous = players.updateValue(player, forKey: player.name)
-        var actions: [MediaAction] = []
+        var actions: [MediaAction] = previous?.status == player.status ? [] : [.emit(.player(player))]
         if var entry = paused[player.name], previous?.status != player.status || previous == nil {
             if !entry.sawPause && player.status == .paused {
                 entry.sawPause = true

@@ -1,6 +1,8 @@
 import AudioContext
+import DBus
 import Logging
 import MediaControl
+import MPRIS
 import PulseAudio
 import RouteKit
 import RouteKitDBus
@@ -16,6 +18,7 @@ import Synchronization
 /// then unmutes what it holds, and capture puts the user's volume back.
 final class DaemonContext: ContextControl, Service {
     let mediaGuard: MediaGuard
+    private let mpris: MPRISConnection?
     private let silentMode: SilentModeMonitor
     private let screenLock: ScreenLockMonitor
     private let capture: VolumeButtonCapture
@@ -30,12 +33,15 @@ final class DaemonContext: ContextControl, Service {
         var nextSubscriber = 0
     }
 
-    /// Monitors for `client`'s server and `manager`'s routes, pausing the players of `players`
-    /// with `settings`; `screenLock` says which buses to ask about the screen; `write` gets the
+    /// Monitors for `client`'s server and `manager`'s routes, pausing the session's MPRIS
+    /// players (`mpris`, nil without a session bus; closed when the service ends) with
+    /// `settings`; `screenLock` says which buses to ask about the screen; `write` gets the
     /// daemon's lines.
-    init(client: PulseClient, manager: AudioDeviceManager, players: [any MediaPlayerControl], settings: MediaSettings,
+    init(client: PulseClient, manager: AudioDeviceManager, mpris: MPRISConnection?, settings: MediaSettings,
          screenLock: ScreenLockConfiguration, write: @escaping @Sendable (String) -> Void, logger: Logger) {
-        mediaGuard = MediaGuard(server: client, manager: manager, players: players, settings: settings, logger: logger)
+        self.mpris = mpris
+        mediaGuard = MediaGuard(server: client, manager: manager, players: mpris.map { [$0.players] } ?? [], settings: settings,
+                                logger: logger)
         silentMode = SilentModeMonitor(server: client, logger: logger)
         self.screenLock = ScreenLockMonitor(configuration: screenLock, logger: logger)
         capture = VolumeButtonCapture(server: client, logger: logger)
@@ -75,6 +81,9 @@ final class DaemonContext: ContextControl, Service {
         await cancelWhenGracefulShutdown {
             await withDiscardingTaskGroup { group in
                 group.addTask { await self.mediaGuard.run() }
+                if let players = self.mpris?.players {
+                    group.addTask { await players.run() }
+                }
                 group.addTask { await self.screenLock.run() }
                 group.addTask {
                     await self.capture.run(commands: self.captureCommands) { event in self.captured(event) }
@@ -98,6 +107,7 @@ final class DaemonContext: ContextControl, Service {
             }
         }
         captureCommand.finish()
+        await mpris?.connection.close()
         let ended = shared.withLock { shared in
             defer { shared.subscribers.removeAll() }
             return Array(shared.subscribers.values)
@@ -122,6 +132,9 @@ final class DaemonContext: ContextControl, Service {
             write("media: will not resume \(players.joined(separator: ", ")) (played, stopped or gone since, or too long ago)")
         case .failed(let message):
             write("media: \(message)")
+        case .player(let player):
+            write("media: player \(player.name) (\(player.identity ?? "no identity"), pid \(player.processID.map(String.init) ?? "unknown")) "
+                  + player.status.rawValue.lowercased())
         case .ready, .released:
             break
         }

@@ -108,13 +108,6 @@ final class FakePlayer: Sendable {
     deinit { stop() }
 }
 
-/// The lines a child has printed, for its failure message.
-final class OutputLines: Sendable {
-    private let lines = Mutex<[String]>([])
-    func append(_ line: String) { lines.withLock { $0.append(line) } }
-    var text: String { lines.withLock { $0.joined(separator: "\n") } }
-}
-
 /// A fake player did not start.
 struct FakePlayerFailure: Error, CustomStringConvertible {
     var message: String
