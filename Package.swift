@@ -331,7 +331,7 @@ let package = Package(
         ),
         .testTarget(
             name: "RouteCtlTests",
-            dependencies: ["ProcessRunner", "RouteCtlCommands", "DBus", "PulseAudio", "RouteKit", "RouteKitTesting",
+            dependencies: ["ProcessRunner", "RouteCtlCommands", "DBus", "MediaControl", "PulseAudio", "RouteKit", "RouteKitTesting",
                            "SoundServerSandbox", "TestSupport"],
             swiftSettings: strictSettings
         ),

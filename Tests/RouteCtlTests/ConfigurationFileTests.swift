@@ -1,4 +1,5 @@
 import Foundation
+import MediaControl
 import PulseAudio
 @testable import RouteCtlCommands
 import RouteKit
@@ -38,6 +39,27 @@ struct ConfigurationFileTests {
         #expect(configuration.preferences == [.kind(.bluetooth), .kind(.wiredHeadset), .kind(.speakerphone)])
         #expect(configuration.scope == .system)
         #expect(configuration.automatic == AutomaticChoice())
+        #expect(configuration.media == MediaSettings())
+    }
+
+    @Test func theMediaTableIsReadAndItsMistakesNamed() throws {
+        let configuration = try parse("""
+            [media]
+            pause-on-unplug = false
+            private-kinds = ["bluetooth"]
+            resume-within = "90s"
+            hold-during-calls = false
+            """)
+        #expect(configuration.media == MediaSettings(pausesOnUnplug: false, privateKinds: [.bluetooth], resumeWindow: .seconds(90),
+                                                     holdsMediaDuringCalls: false))
+        #expect(try refusal("[media]\nprivate-kinds = [\"bluetoth\"]").description
+                == #"routekit.toml:2: media.private-kinds: "bluetoth" is not a kind; did you mean "bluetooth"? the kinds are bluetooth, wiredHeadset, speakerphone, earpiece, external, virtual"#)
+        #expect(try refusal("[media]\npause-on-unplug = \"yes\"").description
+                == "routekit.toml:2: media.pause-on-unplug: must be true or false; found text")
+        let unknown = try refusal("[media]\nresume-after = \"1s\"").description
+        #expect(unknown.hasPrefix("routekit.toml:2: media.resume-after: unknown key in [media]"), "\(unknown)")
+        #expect(try refusal("[media]\nresume-within = 30").description
+                == #"routekit.toml:2: media.resume-within: write the duration with its unit, such as "2s" or "500ms""#)
     }
 
     @Test func everyKeyIsRead() throws {

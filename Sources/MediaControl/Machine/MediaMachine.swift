@@ -113,9 +113,18 @@ struct MediaMachine: Sendable {
         if seen.isMuted {
             hold.isConfirmed = true
         } else if hold.isConfirmed {
-            // Someone unmuted it: it is theirs again.
-            holds.removeValue(forKey: seen.index)
-            return [.emit(.released(streams: [seen.index]))]
+            // Unmuted under the hold: WirePlumber restores a stream's remembered mute when it
+            // links the stream to its new sink. Mute it again, a few times; a client that
+            // keeps unmuting it gets it back.
+            guard hold.remutes < Self.maximumRemutes else {
+                holds.removeValue(forKey: seen.index)
+                return [.emit(.released(streams: [seen.index]))]
+            }
+            hold.remutes += 1
+            hold.isConfirmed = false
+            holds[seen.index] = hold
+            streams[seen.index]?.isMuted = true
+            return [.mute(seen.index)]
         } else {
             // A reading older than the mute.
             streams[seen.index]?.isMuted = true
@@ -138,6 +147,9 @@ struct MediaMachine: Sendable {
         holds[index] = hold
         return []
     }
+
+    /// How many times a held stream shown unmuted is muted again before it is let go.
+    static let maximumRemutes = 3
 
     /// How long a held stream that went away keeps its hold, in case it comes back.
     static let orphanWindow: Duration = .seconds(2)

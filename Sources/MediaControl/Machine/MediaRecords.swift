@@ -76,6 +76,8 @@ struct StreamHold: Hashable, Sendable {
     /// Whether the server has shown the stream muted since: before that, a lookup that still
     /// shows it unmuted is older than the mute, not someone unmuting it.
     var isConfirmed = false
+    /// How many times it was muted again after it was shown unmuted while held.
+    var remutes = 0
 }
 
 /// A player RouteKit paused.
