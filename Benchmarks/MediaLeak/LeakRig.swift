@@ -43,7 +43,13 @@ final class LeakRig {
         let elsewhere = try await driver.loadModule("module-null-sink", arguments: Self.nullSinkArguments(
             "leak_setup", ["device.description": "Leak setup"]))
         try await driver.setDefaultSink("leak_setup")
-        try await driver.setDefaultSource("leak_setup.monitor")
+        // And a source of its own stays the default source: once the setup sink goes, PulseAudio
+        // would otherwise make the speaker's monitor the default source, and a stream on the
+        // default follows it again.
+        _ = try await driver.loadModule("module-pipe-source", arguments:
+            "source_name=leak_quiet file=\(directory)/leak_quiet-\(server.kind).fifo "
+            + "source_properties=\"device.description='Leak quiet source'\"")
+        try await driver.setDefaultSource("leak_quiet")
         recorder = try await MonitorRecorder(server: server, monitor: Self.speaker + ".monitor", latency: options.recordLatency,
                                              log: directory + "/parec-\(server.kind).log")
         // pipewire-pulse and WirePlumber make it follow the default all the same; a client's
