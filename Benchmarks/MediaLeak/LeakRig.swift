@@ -49,6 +49,12 @@ final class LeakRig {
         _ = try await driver.loadModule("module-pipe-source", arguments:
             "source_name=leak_quiet file=\(directory)/leak_quiet-\(server.kind).fifo "
             + "source_properties=\"device.description='Leak quiet source'\"")
+        // (pipewire-pulse answers the load before the source exists.)
+        let deadline = ContinuousClock.now + .seconds(5)
+        while try await observer.source(named: "leak_quiet") == nil {
+            guard ContinuousClock.now < deadline else { throw LeakError("the quiet source did not appear within 5 s") }
+            try await Task.sleep(for: .milliseconds(10))
+        }
         try await driver.setDefaultSource("leak_quiet")
         recorder = try await MonitorRecorder(server: server, monitor: Self.speaker + ".monitor", latency: options.recordLatency,
                                              log: directory + "/parec-\(server.kind).log")
