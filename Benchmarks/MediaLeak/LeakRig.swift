@@ -168,6 +168,28 @@ final class LeakRig {
         throw LeakError("\(sink) did not settle within 5 s: \(latest)")
     }
 
+    /// Moves the recorder's stream back to the speaker's monitor if the server moved it
+    /// (WirePlumber sometimes still moves it with the default sink), and waits until it is
+    /// there; returns whether it had to.
+    @discardableResult
+    func repinRecording() async throws -> Bool {
+        let monitor = try await observer.sink(named: Self.speaker)?.monitorSourceName ?? Self.speaker + ".monitor"
+        guard let recording = try await observer.sourceOutputs().first(where: { $0.properties["application.name"] == "media-leak-recorder" }) else {
+            throw LeakError("the recorder's stream is not listed")
+        }
+        if try await observer.source(at: recording.source)?.name == monitor { return false }
+        try await driver.moveSourceOutput(recording.index, toSource: monitor)
+        try await settle("the recording back on the speaker's monitor") {
+            guard let now = try await self.observer.sourceOutput(at: recording.index) else { return false }
+            return try await self.observer.source(at: now.source)?.name == monitor
+        }
+        repins += 1
+        return true
+    }
+
+    /// How many times the recording had to be moved back to the speaker's monitor.
+    private(set) var repins = 0
+
     /// Throws unless the recorder's stream still records the speaker's monitor.
     func expectRecordingOnSpeaker() async throws {
         let monitor = try await observer.sink(named: Self.speaker)?.monitorSourceName
@@ -197,6 +219,7 @@ final class LeakRig {
             // the default, and the player's stream follows the default.
             try await driver.setDefaultSink(headset)
             try await settle("\(headset) the default") { try await self.observer.serverInfo().defaultSinkName == headset }
+            try await repinRecording()
             let tone = try await ToneStream(server: server, file: toneFile, latency: options.streamLatency,
                                             name: "media-leak-tone-\(server.kind)-\(headsets)")
             playing = tone

@@ -124,6 +124,7 @@ enum MediaLeakBenchmarks {
             }
         }
 
+        if rig.repins > 0 { report("the recording was moved back to the speaker's monitor before \(rig.repins) rounds (the server had moved it with the default)") }
         let baseline = rounds[switchers[0].name].map { LeakSummary($0) }
         var rows: [String] = []
         for switcher in switchers {
