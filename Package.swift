@@ -224,6 +224,17 @@ let package = Package(
             path: "Benchmarks/RouteBenchmarks",
             swiftSettings: strictSettings
         ),
+        // Sound on the loudspeaker after a headset is unplugged mid-stream: nothing against MediaGuard.
+        .executableTarget(
+            name: "media-leak-benchmarks",
+            dependencies: [
+                "BenchmarkSupport", "MediaControl", "ProcessRunner", "PulseAudio", "RouteKit", "SoundServerSandbox",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "SystemPackage", package: "swift-system"),
+            ],
+            path: "Benchmarks/MediaLeak",
+            swiftSettings: strictSettings
+        ),
         // `routectl list --from-dump` on hostile inputs of 1 MB and 10 MB: time and peak memory.
         .executableTarget(
             name: "dump-benchmarks",
