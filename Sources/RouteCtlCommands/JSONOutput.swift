@@ -1,6 +1,8 @@
+import AudioContext
 import Foundation
 import PulseAudio
 import RouteKit
+import RouteKitDBus
 
 /// The JSON shapes `routectl` prints with `--json`: a stable contract for scripts, kept
 /// apart from the library's types so that the library can grow without breaking it.
@@ -73,6 +75,14 @@ enum JSONOutput {
         var selection: String?
         var callAudio: Bool
         var microphoneMuted: Bool?
+        /// `silent`, `audible` or `unknown`: the default output muted or at volume 0.
+        var silentMode: String
+        /// The screen (`locked`, `unlocked`, `unknown`), idle, paused players and volume
+        /// capture: the daemon's, absent without it.
+        var screenLock: String?
+        var idle: String?
+        var pausedPlayers: [String]?
+        var volumeCapture: Bool?
 
         // Absent optionals are written as null: every key is always there.
         func encode(to encoder: any Encoder) throws {
@@ -149,7 +159,11 @@ enum JSONOutput {
                daemon: routing.answerer == .daemon, daemonPid: routing.daemonProcessID, output: routing.output.map(DeviceOutput.JSONDevice.init),
                input: Status.Input(source: routing.inputSource, device: routing.inputDevice?.id.rawValue),
                why: routing.why, preferences: routing.preferences, preferencesFrom: routing.preferencesOrigin.rawValue,
-               selection: routing.selection, callAudio: routing.isCallAudioOn, microphoneMuted: routing.isMicrophoneMuted)
+               selection: routing.selection, callAudio: routing.isCallAudioOn, microphoneMuted: routing.isMicrophoneMuted,
+               silentMode: SilentMode(defaultSinkName: snapshot.info.defaultSinkName, sinks: snapshot.sinks).isSilent
+                   .map { $0 ? "silent" : "audible" } ?? "unknown",
+               screenLock: routing.context?.screenLock, idle: routing.context?.idle,
+               pausedPlayers: routing.context?.pausedPlayers, volumeCapture: routing.context?.volumeCapture)
     }
 
     /// Pretty-printed, keys sorted, so that output diffs well.

@@ -1,7 +1,9 @@
 import ArgumentParser
+import AudioContext
 import Foundation
 import PulseAudio
 import RouteKit
+import RouteKitDBus
 
 /// `routectl status`: which server, where audio goes and why, the preferences, call audio.
 struct StatusCommand: AsyncParsableCommand {
@@ -87,9 +89,22 @@ struct StatusCommand: AsyncParsableCommand {
             "Preferences:     " + preferences,
         ]
         if let selection = routing.selection { lines.append("Chosen by hand:  " + TerminalText.escaped(selection)) }
+        let silent = SilentMode(defaultSinkName: info.defaultSinkName, sinks: snapshot.sinks)
         lines += [
             "Call audio:      " + (routing.isCallAudioOn ? "on" : "off"),
             "Microphone:      " + microphone,
+            "Silent mode:     " + TerminalText.escaped(silent.description),
+            "Screen:          " + (routing.context.map { context in
+                context.screenLock + (context.idle == "unknown" ? "" : ", \(context.idle)")
+            } ?? "asked of the daemon"),
+        ]
+        if let context = routing.context {
+            if !context.pausedPlayers.isEmpty {
+                lines.append("Paused players:  " + TerminalText.escaped(context.pausedPlayers.joined(separator: ", ")))
+            }
+            if context.volumeCapture { lines.append("Volume buttons:  captured") }
+        }
+        lines += [
             "Daemon:          " + (routing.answerer == .daemon
                                        ? "running" + (routing.daemonProcessID.map { " (pid \($0))" } ?? "") : "not running"),
         ]

@@ -44,6 +44,10 @@ struct DaemonContextTests {
             try await Self.waitForProperty("SilentMode", "s \"audible\"", clients: clients, changes: changes)
             _ = try await server.pactl("set-sink-mute", "bt_headset", "1")
             try await Self.waitForProperty("SilentMode", "s \"silent\"", clients: clients, changes: changes)
+            // routectl status, through the daemon, says the same, and what it knows of the screen.
+            let status = try await clients.run(try Executable.built("routectl").url.path, ["status", "--server", server.socketPath])
+            #expect(status.standardOutput.contains("Silent mode:     silent on bt_headset (muted)"), "\(status)")
+            #expect(status.standardOutput.contains("Screen:          unknown"), "\(status)")
             _ = try await server.pactl("set-sink-mute", "bt_headset", "0")
             try await Self.waitForProperty("SilentMode", "s \"audible\"", clients: clients, changes: changes)
             // No logind on this bus and no system bus here, and no screensaver: said plainly.

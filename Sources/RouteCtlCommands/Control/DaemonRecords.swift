@@ -1,3 +1,4 @@
+import RouteKitDBus
 import DBus
 import PulseAudio
 import RouteKit
@@ -44,6 +45,10 @@ enum DaemonRecords {
                                       answerer: .daemon, isYielding: record["Yielding"]?.boolValue ?? false),
             preferences: entries, preferencesOrigin: origin, selection: selection,
             isCallAudioOn: record["CallAudio"]?.boolValue ?? false, isMicrophoneMuted: record["MicMuted"]?.boolValue,
-            daemonProcessID: processID)
+            daemonProcessID: processID,
+            context: ContextSnapshot(silentMode: text("SilentMode") ?? "unknown", screenLock: text("ScreenLock") ?? "unknown",
+                                     idle: text("Idle") ?? "unknown",
+                                     pausedPlayers: record["PausedPlayers"]?.stringArrayValue ?? [],
+                                     volumeCapture: record["VolumeCapture"]?.boolValue ?? false))
     }
 }

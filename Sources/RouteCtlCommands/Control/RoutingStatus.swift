@@ -1,3 +1,4 @@
+import RouteKitDBus
 import RouteKit
 
 /// Where audio goes and why, as `routectl status` shows it: the route, the input, the reason
@@ -25,6 +26,8 @@ struct RoutingStatus: Equatable, Sendable {
     var isMicrophoneMuted: Bool?
     /// The daemon's process id, when the daemon answers and the bus tells it.
     var daemonProcessID: UInt32? = nil
+    /// The screen, media held and volume capture, as the daemon knows them; nil without it.
+    var context: ContextSnapshot? = nil
 }
 
 /// Where the daemon's preferences come from, best first.
