@@ -109,12 +109,18 @@ enum JSONOutput {
             try container.encode(selection, forKey: .selection)
             try container.encode(callAudio, forKey: .callAudio)
             try container.encode(microphoneMuted, forKey: .microphoneMuted)
+            try container.encode(silentMode, forKey: .silentMode)
+            try container.encode(screenLock, forKey: .screenLock)
+            try container.encode(idle, forKey: .idle)
+            try container.encode(pausedPlayers, forKey: .pausedPlayers)
+            try container.encode(volumeCapture, forKey: .volumeCapture)
         }
 
         enum CodingKeys: String, CodingKey {
             case server, serverName, serverVersion, implementation, pipewireVersion, defaultSink, defaultSource, sinks,
                  sources, cards, playbackStreams, recordingStreams, daemon, daemonPid, output, input, why, preferences,
-                 preferencesFrom, selection, callAudio, microphoneMuted
+                 preferencesFrom, selection, callAudio, microphoneMuted, silentMode, screenLock, idle, pausedPlayers,
+                 volumeCapture
         }
 
         struct Input: Encodable {
