@@ -18,10 +18,10 @@ public final class MediaGuard: Sendable {
     private let inputs = Mutex<InputQueue<MediaInput>?>(nil)
     private let shared: Mutex<Shared>
 
+    private let broadcast = Broadcast<MediaEvent>()
+
     private struct Shared {
         var settings: MediaSettings
-        var subscribers: [Int: AsyncStream<MediaEvent>.Continuation] = [:]
-        var nextSubscriber = 0
         var paused: [String] = []
     }
 
@@ -49,16 +49,7 @@ public final class MediaGuard: Sendable {
 
     /// What the guard does from now on, until it stops.
     public func events() -> AsyncStream<MediaEvent> {
-        let (stream, continuation) = AsyncStream.makeStream(of: MediaEvent.self)
-        let id = shared.withLock { shared -> Int in
-            defer { shared.nextSubscriber += 1 }
-            shared.subscribers[shared.nextSubscriber] = continuation
-            return shared.nextSubscriber
-        }
-        continuation.onTermination = { [weak self] _ in
-            self?.shared.withLock { _ = $0.subscribers.removeValue(forKey: id) }
-        }
-        return stream
+        broadcast.subscribe()
     }
 
     /// Follows the server, the manager and the players until the calling task is cancelled;
@@ -101,7 +92,7 @@ public final class MediaGuard: Sendable {
         }.value
         shared.withLock { $0.paused = [] }
         publish(restoring.compactMap { if case .emit(let event) = $0 { event } else { nil } })
-        finishSubscribers()
+        broadcast.finish()
     }
 
     /// Whether the guard has heard from both the server and the device model yet.
@@ -176,20 +167,7 @@ public final class MediaGuard: Sendable {
     }
 
     private func publish(_ events: [MediaEvent]) {
-        guard !events.isEmpty else { return }
-        shared.withLock { shared in
-            for continuation in shared.subscribers.values {
-                for event in events { continuation.yield(event) }
-            }
-        }
-    }
-
-    private func finishSubscribers() {
-        let ended = shared.withLock { shared in
-            defer { shared.subscribers.removeAll() }
-            return Array(shared.subscribers.values)
-        }
-        for continuation in ended { continuation.finish() }
+        for event in events { broadcast.send(event) }
     }
 
     // MARK: Following

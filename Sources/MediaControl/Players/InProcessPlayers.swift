@@ -29,11 +29,10 @@ public final class InProcessPlayers: MediaPlayerControl {
 
     private struct State {
         var players: [String: (player: MediaPlayer, commands: Commands)] = [:]
-        var subscribers: [Int: AsyncStream<MediaPlayerEvent>.Continuation] = [:]
-        var nextSubscriber = 0
     }
 
     private let state = Mutex(State())
+    private let broadcast = Broadcast<MediaPlayerEvent>()
 
     /// No players yet.
     public init() {}
@@ -45,7 +44,7 @@ public final class InProcessPlayers: MediaPlayerControl {
         let player = MediaPlayer(name: name, processID: processID, identity: identity, status: status)
         state.withLock { state in
             let replaced = state.players.updateValue((player, commands), forKey: name) != nil
-            Self.broadcast(replaced ? .changed(player) : .appeared(player), in: state)
+            broadcast.send(replaced ? .changed(player) : .appeared(player))
         }
     }
 
@@ -57,7 +56,7 @@ public final class InProcessPlayers: MediaPlayerControl {
             guard var entry = state.players[name], entry.player.status != status else { return }
             entry.player.status = status
             state.players[name] = entry
-            Self.broadcast(.changed(entry.player), in: state)
+            broadcast.send(.changed(entry.player))
         }
     }
 
@@ -65,7 +64,7 @@ public final class InProcessPlayers: MediaPlayerControl {
     public func unregister(_ name: String) {
         state.withLock { state in
             guard state.players.removeValue(forKey: name) != nil else { return }
-            Self.broadcast(.vanished(name: name), in: state)
+            broadcast.send(.vanished(name: name))
         }
     }
 
@@ -74,18 +73,10 @@ public final class InProcessPlayers: MediaPlayerControl {
         state.withLock { $0.players.values.map(\.player).sorted { $0.name < $1.name } }
     }
 
-    /// Every registration, status change and removal from now on.
+    /// Every registration, status change and removal from now on. Changes are sent under
+    /// the players' lock, so every subscriber sees them in the order they were made.
     public func events() -> AsyncStream<MediaPlayerEvent> {
-        let (stream, continuation) = AsyncStream.makeStream(of: MediaPlayerEvent.self)
-        let id = state.withLock { state -> Int in
-            defer { state.nextSubscriber += 1 }
-            state.subscribers[state.nextSubscriber] = continuation
-            return state.nextSubscriber
-        }
-        continuation.onTermination = { [weak self] _ in
-            self?.state.withLock { _ = $0.subscribers.removeValue(forKey: id) }
-        }
-        return stream
+        broadcast.subscribe()
     }
 
     /// Runs the player's pause command.
@@ -101,10 +92,5 @@ public final class InProcessPlayers: MediaPlayerControl {
     private func commands(of name: String) throws(NotRegistered) -> Commands {
         guard let commands = state.withLock({ $0.players[name]?.commands }) else { throw NotRegistered(name: name) }
         return commands
-    }
-
-    /// Under the lock, so that every subscriber sees the changes in the order they were made.
-    private static func broadcast(_ event: MediaPlayerEvent, in state: State) {
-        for continuation in state.subscribers.values { continuation.yield(event) }
     }
 }

@@ -27,10 +27,10 @@ final class DaemonContext: ContextControl, Service {
     private let captureCommand: AsyncStream<VolumeCaptureCommand>.Continuation
     private let shared = Mutex(Shared())
 
+    private let broadcast = Broadcast<ContextNotice>()
+
     private struct Shared {
         var snapshot = ContextSnapshot()
-        var subscribers: [Int: AsyncStream<ContextNotice>.Continuation] = [:]
-        var nextSubscriber = 0
     }
 
     /// Monitors for `client`'s server and `manager`'s routes, pausing the session's MPRIS
@@ -54,16 +54,7 @@ final class DaemonContext: ContextControl, Service {
     var snapshot: ContextSnapshot { shared.withLock { $0.snapshot } }
 
     func notices() -> AsyncStream<ContextNotice> {
-        let (stream, continuation) = AsyncStream.makeStream(of: ContextNotice.self)
-        let id = shared.withLock { shared -> Int in
-            defer { shared.nextSubscriber += 1 }
-            shared.subscribers[shared.nextSubscriber] = continuation
-            return shared.nextSubscriber
-        }
-        continuation.onTermination = { [weak self] _ in
-            self?.shared.withLock { _ = $0.subscribers.removeValue(forKey: id) }
-        }
-        return stream
+        broadcast.subscribe()
     }
 
     func setVolumeCapture(_ isOn: Bool) async throws {
@@ -108,11 +99,7 @@ final class DaemonContext: ContextControl, Service {
         }
         captureCommand.finish()
         await mpris?.connection.close()
-        let ended = shared.withLock { shared in
-            defer { shared.subscribers.removeAll() }
-            return Array(shared.subscribers.values)
-        }
-        for continuation in ended { continuation.finish() }
+        broadcast.finish()
     }
 
     // MARK: Events
@@ -155,13 +142,11 @@ final class DaemonContext: ContextControl, Service {
             change(&snapshot)
             guard snapshot != shared.snapshot else { return }
             shared.snapshot = snapshot
-            for continuation in shared.subscribers.values { continuation.yield(.changed(snapshot)) }
+            broadcast.send(.changed(snapshot))
         }
     }
 
     private func notify(_ notice: ContextNotice) {
-        shared.withLock { shared in
-            for continuation in shared.subscribers.values { continuation.yield(notice) }
-        }
+        broadcast.send(notice)
     }
 }

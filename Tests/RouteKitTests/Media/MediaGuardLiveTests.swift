@@ -25,11 +25,7 @@ struct MediaGuardLiveTests {
             let mediaGuard = MediaGuard(server: rig.managerClient, manager: rig.manager, players: [],
                                         settings: MediaSettings(unmatchedMuteDuration: .milliseconds(500)),
                                         logger: LiveManagerRig.quietLogger)
-            let (log, events) = MediaEventLog.recording(mediaGuard)
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask { for await event in events { await log.append(event) } }
-                group.addTask { await mediaGuard.run() }
-                try await log.wait("the guard ready") { $0.contains(.ready) }
+            try await MediaEventLog.running(mediaGuard) { log in
 
                 try await rig.unloadQuickly(headset)
                 let held = try await log.next("the stream held", after: 0) { if case .held = $0 { true } else { false } }
@@ -46,7 +42,6 @@ struct MediaGuardLiveTests {
                 let released = try await log.next("the stream released", after: 0) { if case .released = $0 { true } else { false } }
                 #expect(released == .released(streams: [musicStream.index]))
                 try await rig.settle("the music unmuted") { try await rig.stream(of: music)?.isMuted == false }
-                group.cancelAll()
             }
         }
     }
@@ -65,15 +60,10 @@ struct MediaGuardLiveTests {
             let mediaGuard = MediaGuard(server: rig.managerClient, manager: rig.manager, players: [],
                                         settings: MediaSettings(unmatchedMuteDuration: .seconds(60)),
                                         logger: LiveManagerRig.quietLogger)
-            let (log, events) = MediaEventLog.recording(mediaGuard)
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask { for await event in events { await log.append(event) } }
-                group.addTask { await mediaGuard.run() }
-                try await log.wait("the guard ready") { $0.contains(.ready) }
+            try await MediaEventLog.running(mediaGuard) { log in
                 try await rig.unloadQuickly(headset)
                 _ = try await log.next("the music held", after: 0) { if case .held = $0 { true } else { false } }
                 try await rig.settle("the music muted") { try await rig.stream(of: music)?.isMuted == true }
-                group.cancelAll()
             }
             // Nothing the guard muted stays muted after it (PipeWire shows a change a moment
             // after it answers the request).

@@ -34,6 +34,22 @@ struct MediaGuardSimulatedTests {
 
     static var ownProcess: [String: String] { ["application.process.id": String(getpid())] }
 
+    /// Starts a manager with `preferences` on `server` and a guard over it pausing `players`,
+    /// runs `body` with them once the guard is ready, then stops both.
+    static func guarding(_ server: SimulatedServer, preferences: [AudioPreference], players: InProcessPlayers,
+                         _ body: @escaping @Sendable (AudioDeviceManager, MediaGuard, MediaEventLog) async throws -> Void) async throws {
+        let manager = AudioDeviceManager(server: server, preferences: preferences, logger: .forTests())
+        let mediaGuard = MediaGuard(server: server, manager: manager, players: [players], logger: .forTests())
+        try await manager.start()
+        do {
+            try await MediaEventLog.running(mediaGuard) { log in try await body(manager, mediaGuard, log) }
+        } catch {
+            await manager.stop()
+            throw error
+        }
+        await manager.stop()
+    }
+
     @Test("the jack pulled: the player is paused and its stream muted until it corks; plugged again: resumed, unmuted, where it was")
     func jack() async throws {
         let server = SimulatedServer()
@@ -43,14 +59,7 @@ struct MediaGuardSimulatedTests {
         let players = InProcessPlayers()
         let commands = CommandLog()
         Self.register(players, stream: music, on: server, commands: commands)
-        let manager = AudioDeviceManager(server: server, preferences: [.kind(.wiredHeadset), .kind(.speakerphone)], logger: .forTests())
-        let mediaGuard = MediaGuard(server: server, manager: manager, players: [players], logger: .forTests())
-        let (log, events) = MediaEventLog.recording(mediaGuard)
-        try await manager.start()
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { for await event in events { await log.append(event) } }
-            group.addTask { await mediaGuard.run() }
-            try await log.wait("the guard ready") { $0.contains(.ready) }
+        try await Self.guarding(server, preferences: [.kind(.wiredHeadset), .kind(.speakerphone)], players: players) { manager, mediaGuard, log in
 
             try server.setJack(card: Self.laptop, jack: "Headphone", plugged: false)
             let held = try await log.next("the music held", after: 0) { if case .held = $0 { true } else { false } }
@@ -70,9 +79,7 @@ struct MediaGuardSimulatedTests {
             let playing = try #require(try await server.sinkInput(at: music))
             #expect(!playing.isCorked && !playing.isMuted)
             #expect(try await server.sinks().first { $0.index == playing.sink }?.activePortName == Self.headphones)
-            group.cancelAll()
         }
-        await manager.stop()
     }
 
     @Test("of two players paused on unplug, the one the user played again in between is not resumed; the other is")
@@ -86,14 +93,7 @@ struct MediaGuardSimulatedTests {
         let commands = CommandLog()
         Self.register(players, stream: music, on: server, commands: commands)
         Self.register(players, "org.example.Radio", processID: 4000, stream: radio, on: server, commands: commands)
-        let manager = AudioDeviceManager(server: server, preferences: [.kind(.wiredHeadset), .kind(.speakerphone)], logger: .forTests())
-        let mediaGuard = MediaGuard(server: server, manager: manager, players: [players], logger: .forTests())
-        let (log, events) = MediaEventLog.recording(mediaGuard)
-        try await manager.start()
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { for await event in events { await log.append(event) } }
-            group.addTask { await mediaGuard.run() }
-            try await log.wait("the guard ready") { $0.contains(.ready) }
+        try await Self.guarding(server, preferences: [.kind(.wiredHeadset), .kind(.speakerphone)], players: players) { manager, mediaGuard, log in
             try server.setJack(card: Self.laptop, jack: "Headphone", plugged: false)
             let held = try await log.next("both held", after: 0) { if case .held = $0 { true } else { false } }
             #expect(held == .held(reason: .outputLost(Self.laptopSink), players: [Self.player, "org.example.Radio"],
@@ -110,9 +110,7 @@ struct MediaGuardSimulatedTests {
             #expect(resumed == .resumed(reason: .outputLost(Self.laptopSink), players: ["org.example.Radio"]))
             try await commands.wait(for: ["pause \(Self.player)", "pause org.example.Radio", "play org.example.Radio"], unordered: true)
             #expect(try await server.sinkInput(at: music)?.isCorked == true, "the music stays as the user left it")
-            group.cancelAll()
         }
-        await manager.stop()
     }
 
     @Test("call audio: playing players paused and music muted, the call's own stream not; ending it gives back exactly those")
@@ -128,14 +126,7 @@ struct MediaGuardSimulatedTests {
         let players = InProcessPlayers()
         let commands = CommandLog()
         Self.register(players, stream: music, on: server, commands: commands)
-        let manager = AudioDeviceManager(server: server, preferences: [.kind(.speakerphone)], logger: .forTests())
-        let mediaGuard = MediaGuard(server: server, manager: manager, players: [players], logger: .forTests())
-        let (log, events) = MediaEventLog.recording(mediaGuard)
-        try await manager.start()
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { for await event in events { await log.append(event) } }
-            group.addTask { await mediaGuard.run() }
-            try await log.wait("the guard ready") { $0.contains(.ready) }
+        try await Self.guarding(server, preferences: [.kind(.speakerphone)], players: players) { manager, mediaGuard, log in
 
             await manager.activateCallAudio()
             let held = try await log.next("media held for the call", after: 0) { if case .held = $0 { true } else { false } }
@@ -152,9 +143,7 @@ struct MediaGuardSimulatedTests {
                 let info = try #require(try await server.sinkInput(at: stream))
                 #expect(!info.isMuted && !info.isCorked, "stream \(stream) as before the call")
             }
-            group.cancelAll()
         }
-        await manager.stop()
     }
 }
 
