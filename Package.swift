@@ -228,7 +228,8 @@ let package = Package(
         .executableTarget(
             name: "media-leak-benchmarks",
             dependencies: [
-                "BenchmarkSupport", "MediaControl", "ProcessRunner", "PulseAudio", "RouteKit", "SoundServerSandbox",
+                "BenchmarkSupport", "DBus", "MediaControl", "MPRIS", "ProcessRunner", "PulseAudio", "RouteKit",
+                "SoundServerSandbox", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ],

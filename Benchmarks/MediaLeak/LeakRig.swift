@@ -21,13 +21,16 @@ final class LeakRig {
     let options: LeakOptions
     /// The raw tone pacat plays.
     let toneFile: String
+    /// The same tone as a WAV file, for a real player.
+    let waveFile: String
     private var headsets = 0
 
     /// Loads the loudspeaker, makes it the default, connects, and starts the recording.
-    init(server: SandboxServer, options: LeakOptions, toneFile: String, directory: String) async throws {
+    init(server: SandboxServer, options: LeakOptions, toneFile: String, waveFile: String, directory: String) async throws {
         self.server = server
         self.options = options
         self.toneFile = toneFile
+        self.waveFile = waveFile
         var logger = Logger(label: "media-leak")
         logger.logLevel = .warning
         driver = PulseClient(configuration: .init(server: server.serverAddress, applicationName: "leak-driver"), logger: logger)
@@ -213,15 +216,14 @@ final class LeakRig {
             "device.bus": "bluetooth", "device.form_factor": "headset", "device.api": "bluez5",
             "device.description": "Leak Headset",
         ]))
-        var playing: ToneStream?
+        var playing: (any LeakTone)?
         do {
             // What a switch-on-connect does (RouteKit's manager does it too): the headset becomes
             // the default, and the player's stream follows the default.
             try await driver.setDefaultSink(headset)
             try await settle("\(headset) the default") { try await self.observer.serverInfo().defaultSinkName == headset }
             try await repinRecording()
-            let tone = try await ToneStream(server: server, file: toneFile, latency: options.streamLatency,
-                                            name: "media-leak-tone-\(server.kind)-\(headsets)")
+            let tone = try await switcher.play(self, name: "media-leak-tone-\(server.kind)-\(headsets)")
             playing = tone
             let headsetIndex = try await observer.sink(named: headset)?.index
             try await settle("the tone playing on \(headset)") {

@@ -14,6 +14,16 @@ protocol LeakSwitcher: AnyObject {
     func stop() async
     /// When it said it held the stream (muted it), for the round that unplugged at `instant`.
     func heldInstant(after instant: ContinuousClock.Instant) -> ContinuousClock.Instant?
+    /// Starts what plays the tone in this round (`name`: its application name); returns once
+    /// it plays, as far as the switcher can tell.
+    func play(_ rig: LeakRig, name: String) async throws -> any LeakTone
+}
+
+extension LeakSwitcher {
+    /// `pacat` playing the raw tone: a stream with no player to pause.
+    func play(_ rig: LeakRig, name: String) async throws -> any LeakTone {
+        try await ToneStream(server: rig.server, file: rig.toneFile, latency: rig.options.streamLatency, name: name)
+    }
 }
 
 /// No switcher: the server (PulseAudio's own fallback, WirePlumber) moves the stream to the

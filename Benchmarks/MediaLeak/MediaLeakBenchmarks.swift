@@ -40,7 +40,8 @@ enum MediaLeakBenchmarks {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let toneFile = directory + "/tone.raw"
-        try Tone.write(seconds: 20, to: toneFile)
+        let waveFile = directory + "/tone.wav"
+        try Tone.write(seconds: 20, to: toneFile, wav: waveFile)
 
         let started = ContinuousClock.now
         report("tone \(Tone.frequency) Hz at \(Tone.level) dBFS, s16le \(MonitorRecorder.rate) Hz stereo (pacat --latency-msec="
@@ -50,7 +51,8 @@ enum MediaLeakBenchmarks {
         var summary: [String] = []
         for kind in options.kinds {
             try await SandboxServer.withServer(kind) { server in
-                let rig = try await LeakRig(server: server, options: options, toneFile: toneFile, directory: directory)
+                let rig = try await LeakRig(server: server, options: options, toneFile: toneFile, waveFile: waveFile,
+                                        directory: directory)
                 do {
                     summary += try await benchmark(rig)
                 } catch {
@@ -105,7 +107,7 @@ enum MediaLeakBenchmarks {
         report("## \(rig.server.kind): \(info.serverName) \(info.serverVersion)")
         for line in try await RenderPeriod.describe(rig) { report(line) }
 
-        let switchers: [any LeakSwitcher] = [NoSwitcher(), GuardSwitcher()]
+        let switchers: [any LeakSwitcher] = [NoSwitcher(), GuardSwitcher(), PlayerSwitcher(wave: rig.waveFile)]
         var rounds: [String: [LeakRound]] = [:]
         // One warm-up round each (not counted), then the rounds interleaved: each switcher is
         // started for its round and stopped after it, so that none runs during another's.

@@ -41,7 +41,7 @@ enum Tone {
 /// One `pacat --raw` playing the tone file on the default sink (it follows the default, as a
 /// music player's stream does), with a buffer of `latency`. Its stream carries its pid as
 /// `application.process.id`.
-final class ToneStream: Sendable {
+final class ToneStream: LeakTone {
     private let process: ChildProcess
 
     /// The pid, which the stream carries.
@@ -65,4 +65,12 @@ final class ToneStream: Sendable {
         process.signal(SIGKILL)
         _ = await process.completion(within: nil)
     }
+}
+
+/// What plays the tone in a round: `pacat`, or a real player.
+protocol LeakTone: Sendable {
+    /// The process whose stream carries the tone.
+    var processID: Int32 { get }
+    /// Stops it and waits until it has gone.
+    func stop() async
 }
