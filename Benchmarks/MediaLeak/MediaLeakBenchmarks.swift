@@ -122,6 +122,8 @@ enum MediaLeakBenchmarks {
                     throw error
                 }
                 await switcher.stop()
+                // Progress on standard error: a run takes minutes.
+                FileHandle.standardError.write(Data("\(rig.server.kind) round \(pass) \(switcher.name): \(round.leaked) ms\n".utf8))
                 if pass > 0 { rounds[switcher.name, default: []].append(round) }
             }
         }
