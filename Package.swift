@@ -162,6 +162,7 @@ let package = Package(
                 "DBus",
                 "MediaControl",
                 "MPRIS",
+                "ProcessRunner",
                 "ScreenLock",
                 "DumpReader",
                 "PulseAudio",

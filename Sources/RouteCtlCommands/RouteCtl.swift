@@ -35,7 +35,7 @@ public struct RouteCtl: AsyncParsableCommand {
             """,
         version: "0.1.0",
         subcommands: [ListCommand.self, StatusCommand.self, UseCommand.self, PreferCommand.self, MonitorCommand.self,
-                      CallCommand.self, SpeakerCommand.self, MicCommand.self, DaemonCommand.self]
+                      CallCommand.self, SpeakerCommand.self, MicCommand.self, VolumeKeysCommand.self, DaemonCommand.self]
     )
 
     /// Creates the command; ArgumentParser fills it in.

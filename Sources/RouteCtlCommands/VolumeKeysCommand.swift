@@ -1,0 +1,133 @@
+import ArgumentParser
+import AudioContext
+import DBus
+import Foundation
+import Glibc
+import Logging
+import ProcessRunner
+import PulseAudio
+import RouteKitDBus
+import UnixSignals
+
+/// `routectl volume-keys`: the volume keys, captured, one line (or one command) per press.
+struct VolumeKeysCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "volume-keys",
+        abstract: "Capture the volume keys: print each press, or run a command for it, until interrupted.",
+        discussion: """
+            While it runs, a volume change on the default output is a key press: it is printed \
+            (up, down or mute, one line each) and undone, and the output is kept one step inside \
+            0 … 100 % so that presses at the ends are still seen. Ctrl-C or SIGTERM stops it and \
+            puts the volume back as it was. When the daemon runs, the daemon captures for it \
+            (StartVolumeCapture, VolumeButtonPressed); otherwise routectl captures on the \
+            server itself.
+
+              routectl volume-keys
+              routectl volume-keys --exec 'notify-send "volume $ROUTEKIT_BUTTON"'
+              routectl volume-keys --json | jq -r .button
+
+            --exec runs the command with /bin/sh for each press, one at a time, with \
+            ROUTEKIT_BUTTON set to up, down or mute; a command that fails is said on standard \
+            error, and capture goes on.
+            """)
+
+    @OptionGroup var server: ServerOptions
+
+    @Flag(name: .long, help: "Print one JSON object per line per press: {\"button\": \"up\"}.")
+    var json = false
+
+    @Option(name: .customLong("exec"), help: ArgumentHelp("Run COMMAND with /bin/sh for each press, ROUTEKIT_BUTTON set.",
+                                                          valueName: "command"))
+    var command: String?
+
+    func run() async throws {
+        signal(SIGPIPE, SIG_IGN)
+        let stops = await UnixSignalsSequence(trapping: .sigint, .sigterm)
+        let (presses, press) = AsyncStream.makeStream(of: String.self)
+        try await reportingFailures {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { try await self.capture(until: stops, presses: press) }
+                group.addTask { await self.answer(presses) }
+                try await group.waitForAll()
+            }
+        }
+    }
+
+    /// Captures through the daemon when it runs, else on the server, until a signal comes;
+    /// each press goes to `presses`, which it finishes.
+    private func capture(until stops: UnixSignalsSequence, presses: AsyncStream<String>.Continuation) async throws {
+        defer { presses.finish() }
+        let environment = ProcessInfo.processInfo.environment
+        switch await DaemonLocator.locate(environment: environment) {
+        case .daemon(let control as DaemonRoutingControl):
+            try await captureThroughDaemon(control.bus, until: stops, presses: presses)
+        case .unanswered(let why):
+            throw RouteCtlFailure.daemonUnanswered(why)
+        default:
+            try await captureOnServer(until: stops, presses: presses)
+        }
+    }
+
+    private func captureOnServer(until stops: UnixSignalsSequence, presses: AsyncStream<String>.Continuation) async throws {
+        var quiet = Logger(label: "routectl.volume-keys")
+        quiet.logLevel = .critical
+        let client = try await server.connectLongLived(applicationName: "routectl volume-keys", subscription: .devices, logger: quiet)
+        defer { client.shutdown() }
+        let capture = VolumeButtonCapture(server: client, logger: quiet)
+        let (commands, command) = AsyncStream.makeStream(of: VolumeCaptureCommand.self)
+        command.yield(.start)
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                await capture.run(commands: commands) { event in
+                    switch event {
+                    case .capturing(let sink, _, _): printToStandardError("volume-keys: capturing \(sink) (Ctrl-C to stop)")
+                    case .waitingForSink: printToStandardError("volume-keys: waiting for a default output")
+                    case .pressed(let button, _): presses.yield(button.rawValue)
+                    case .released(let sink, _): printToStandardError("volume-keys: released \(sink), its volume as it was")
+                    }
+                }
+            }
+            for await _ in stops { break }
+            command.finish()
+        }
+    }
+
+    private func captureThroughDaemon(_ bus: DaemonBus, until stops: UnixSignalsSequence,
+                                      presses: AsyncStream<String>.Continuation) async throws {
+        let rule = "type='signal',interface='\(RouteKitInterface.name)',member='VolumeButtonPressed',path='\(RouteKitInterface.path)'"
+        let signals = try await bus.connection.signals(matching: rule)
+        _ = try await bus.call("StartVolumeCapture")
+        printToStandardError("volume-keys: the daemon captures (Ctrl-C to stop)")
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                for await signal in signals {
+                    if let button = signal.arguments.first?.stringValue { presses.yield(button) }
+                }
+            }
+            for await _ in stops { break }
+            group.cancelAll()
+        }
+        _ = try await bus.call("StopVolumeCapture")
+        printToStandardError("volume-keys: the daemon released the volume keys, the volume as it was")
+    }
+
+    /// Prints each press, or runs `--exec` for it, one at a time.
+    private func answer(_ presses: AsyncStream<String>) async {
+        for await button in presses {
+            guard let command else {
+                StandardOutput.write(json ? "{\"button\":\"\(button)\"}\n" : button + "\n")
+                continue
+            }
+            var environment = ProcessInfo.processInfo.environment
+            environment["ROUTEKIT_BUTTON"] = button
+            do {
+                let run = try await ChildProcess.run(["/bin/sh", "-c", command], environment: environment, timeLimit: .seconds(60))
+                if run.termination != .exited(0) {
+                    printToStandardError("volume-keys: '\(command)' ended with \(run.termination) for \(button)")
+                }
+            } catch {
+                printToStandardError("volume-keys: could not run '\(command)': \(error)")
+            }
+        }
+    }
+}
