@@ -40,11 +40,20 @@ struct VolumeCaptureLiveTests {
                 #expect(await events.next() == .pressed(.mute, sink: "ctx_main"))
                 try await rig.waitForLevel("ctx_main", "unmuted again") { $0 == original }
 
-                // Three quick presses (each pactl runs as soon as the one before exits).
+                // Three quick presses (each pactl runs as soon as the one before exits): each is
+                // seen, and no echo of a restore is taken for a press the other way. pactl reads
+                // the volume and writes it plus a step: when the machine is so loaded that a
+                // press reads the level the press before left, before it is put back, that step
+                // is seen twice (Docs/Context.md, "Volume buttons"), so more ups may come, never
+                // fewer, and nothing else.
                 for _ in 0..<3 { try await rig.pactl("set-sink-volume", "@DEFAULT_SINK@", "+5%") }
-                for _ in 0..<3 { #expect(await events.next() == .pressed(.up, sink: "ctx_main")) }
                 try await rig.pactl("set-sink-mute", "@DEFAULT_SINK@", "toggle")
-                #expect(await events.next() == .pressed(.mute, sink: "ctx_main"), "three presses, not more, no echo")
+                var ups = 0
+                while let event = await events.next(), event != .pressed(.mute, sink: "ctx_main") {
+                    #expect(event == .pressed(.up, sink: "ctx_main"), "only ups before the mute: no echo")
+                    ups += 1
+                }
+                #expect(ups >= 3, "every quick press seen")
                 try await rig.waitForLevel("ctx_main", "the held level again") { $0 == original }
 
                 // The default moves: ctx_main gets its level back, ctx_other is held.

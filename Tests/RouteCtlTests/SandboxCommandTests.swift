@@ -105,11 +105,16 @@ struct SandboxCommandTests {
     }
 
     /// The children of process `pid`, from /proc.
+    /// Every process whose parent is `pid`, read from each process's `stat` (a thread's own
+    /// `children` list misses the children of a thread that has ended since it forked them).
     private func childProcesses(of pid: pid_t) throws -> [pid_t] {
-        let tasks = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")
-        return try tasks.flatMap { task in
-            try String(contentsOfFile: "/proc/\(pid)/task/\(task)/children", encoding: .utf8)
-                .split(separator: " ").compactMap { pid_t($0) }
+        try FileManager.default.contentsOfDirectory(atPath: "/proc").compactMap { entry -> pid_t? in
+            guard let child = pid_t(entry),
+                  let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { return nil }
+            // pid (comm) state ppid ...: the command name may hold spaces and parentheses.
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            return fields.count > 1 && pid_t(fields[1]) == pid ? child : nil
         }
     }
 
