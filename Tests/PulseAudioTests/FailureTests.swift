@@ -41,7 +41,10 @@ struct FailureTests {
             _ = try await firstEvent("ready again", in: events) { $0 == .connectionStateChanged(.ready) }
             #expect(client.state == .ready)
             _ = try await server.loadNullSink(name: "after_restart", properties: internalSpeaker)
-            #expect(try await client.sink(named: "after_restart") != nil)
+            // pipewire-pulse answers the load before its node is listed: waited for, event by event.
+            try await waitUntil("after_restart listed on the new connection", observer: client) {
+                try await client.sink(named: "after_restart") != nil
+            }
             // Events flow on the new connection.
             let index = try #require(try await client.sink(named: "after_restart")?.index)
             _ = try await firstEvent("an event after reconnecting", in: events) {
