@@ -5,59 +5,14 @@ import TestSupport
 
 /// Everything an ``AudioDeviceManager`` announced, kept in order, with waits on it that time
 /// out instead of hanging.
-actor EventLog {
-    private(set) var events: [AudioRouteEvent] = []
-    private var waiters: [Int: (condition: @Sendable ([AudioRouteEvent]) -> Bool, continuation: CheckedContinuation<Void, Never>)] = [:]
-    private var nextWaiter = 0
-    private var task: Task<Void, Never>?
+typealias EventLog = RecordedEvents<AudioRouteEvent>
 
+extension RecordedEvents where Event == AudioRouteEvent {
     /// Starts recording `manager`'s events (call before `start()` to see the first route).
     static func recording(_ manager: AudioDeviceManager) async -> EventLog {
         let log = EventLog()
-        let stream = manager.events()
-        await log.follow(stream)
+        await log.follow(manager.events())
         return log
-    }
-
-    private func follow(_ stream: AsyncStream<AudioRouteEvent>) {
-        task = Task { [weak self] in
-            for await event in stream { await self?.append(event) }
-        }
-    }
-
-    private func append(_ event: AudioRouteEvent) {
-        events.append(event)
-        for (id, waiter) in waiters where waiter.condition(events) {
-            waiters.removeValue(forKey: id)
-            waiter.continuation.resume()
-        }
-    }
-
-    /// Returns once `condition` holds, or when the waiting task is cancelled (a timeout).
-    private func register(_ condition: @escaping @Sendable ([AudioRouteEvent]) -> Bool) async {
-        if condition(events) { return }
-        let id = nextWaiter
-        nextWaiter += 1
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                if Task.isCancelled { continuation.resume() } else { waiters[id] = (condition, continuation) }
-            }
-        } onCancel: {
-            Task { await self.cancel(id) }
-        }
-    }
-
-    private func cancel(_ id: Int) {
-        waiters.removeValue(forKey: id)?.continuation.resume()
-    }
-
-    /// Waits until the log satisfies `condition`.
-    func wait(_ what: String, timeout: Duration = .seconds(10),
-              until condition: @escaping @Sendable ([AudioRouteEvent]) -> Bool) async throws {
-        try await withTimeout(what, timeout) {
-            await self.register(condition)
-            try Task.checkCancellation()
-        }
     }
 
     /// Waits for a route change to `device` (nil: to no device), counted from `index` on.
@@ -86,9 +41,6 @@ actor EventLog {
             return (device, reason)
         }
     }
-
-    /// How many events so far.
-    var count: Int { events.count }
 }
 
 extension AudioRouteEvent {

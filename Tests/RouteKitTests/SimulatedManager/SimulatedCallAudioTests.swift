@@ -2,6 +2,7 @@ import Logging
 import PulseAudio
 import RouteKit
 import RouteKitTesting
+import TestSupport
 import Testing
 
 /// Call audio, failed switches and flapping devices, on the simulated server.

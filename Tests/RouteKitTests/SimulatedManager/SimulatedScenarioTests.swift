@@ -2,6 +2,7 @@ import Logging
 import PulseAudio
 import RouteKit
 import RouteKitTesting
+import TestSupport
 import Testing
 
 /// ACB's scenarios with what virtual devices cannot show: a laptop's jack and ports, and
