@@ -102,6 +102,8 @@ struct ReconnectionTests {
         #expect(!client.core.isReadyWithoutContext)
         #expect(try await client.serverInfo().serverName.isEmpty == false)
         _ = try await server.loadNullSink(name: sinkName, properties: internalSpeaker)
+        // pipewire-pulse answers the load before its node is listed: waited for, event by event.
+        try await waitUntil("\(sinkName) listed", observer: client) { try await client.sink(named: sinkName) != nil }
         let sink = try #require(try await client.sink(named: sinkName))
         _ = try await firstEvent("the new sink's event", in: events, timeout: .seconds(5)) {
             $0 == .subscription(SubscriptionEvent(facility: .sink, kind: .new, index: sink.index))
