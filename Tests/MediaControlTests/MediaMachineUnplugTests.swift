@@ -150,4 +150,27 @@ struct MediaMachineUnplugTests {
         #expect(machine.tick(now: start.advanced(by: .seconds(2))).unmutes == [10], "asked anyway: harmless if it is gone")
         #expect(machine.stopping().isEmpty)
     }
+
+    @Test("a stream announced gone and back under its index as its headset goes is still exposed, in either order")
+    func goneAndBack() {
+        // Gone, then the sink, then back.
+        var first = Fixture.machine(streams: [Fixture.stream(10, on: 1)], players: [Fixture.player()], now: start)
+        #expect(first.streamRemoved(10, now: start).isEmpty)
+        #expect(first.sinkRemoved(1, now: start).isEmpty, "nothing to mute yet")
+        let back = first.streamSeen(Fixture.stream(10, on: 2), now: start.advanced(by: .milliseconds(20)))
+        #expect(back.mutes == [10])
+        #expect(back.pauses == ["org.mpris.MediaPlayer2.music"])
+
+        // Gone, back, then the sink.
+        var second = Fixture.machine(streams: [Fixture.stream(10, on: 1)], players: [Fixture.player()], now: start)
+        _ = second.streamRemoved(10, now: start)
+        #expect(second.streamSeen(Fixture.stream(10, on: 2), now: start).isEmpty)
+        #expect(second.sinkRemoved(1, now: start.advanced(by: .milliseconds(20))).mutes == [10])
+
+        // A stream that simply ended is not exposed when a new one takes its index much later.
+        var ended = Fixture.machine(streams: [Fixture.stream(10, on: 1)], players: [Fixture.player()], now: start)
+        _ = ended.streamRemoved(10, now: start)
+        _ = ended.sinkRemoved(1, now: start)
+        #expect(ended.streamSeen(Fixture.stream(10, on: 2), now: start.advanced(by: .seconds(5))).isEmpty)
+    }
 }

@@ -29,6 +29,12 @@ struct MediaMachine: Sendable {
     /// Whether the default output has been public since the last pause on unplug: a resume
     /// waits for it to turn private again.
     private var defaultWasPublic = false
+    /// Streams announced gone while they played on a private sink, and when: PipeWire may
+    /// announce a stream whose sink goes as removed, then as new under the same index.
+    private var departed: [UInt32: (sink: UInt32, at: ContinuousClock.Instant)] = [:]
+    /// Streams gone when their private sink went, to expose if they come back under the same
+    /// index: why, and when.
+    private var exposedWhileGone: [UInt32: (reason: MediaHoldReason, at: ContinuousClock.Instant)] = [:]
 
     /// How long a stream moved away from a sink counts as moved by that sink's removal: a
     /// server that moves streams off a sink it removes says so in the same breath (PulseAudio
@@ -84,6 +90,10 @@ struct MediaMachine: Sendable {
     mutating func sinkRemoved(_ index: UInt32, now: ContinuousClock.Instant) -> [MediaAction] {
         guard let sink = sinks.removeValue(forKey: index) else { return [] }
         guard isPrivate(sink: sink.name, port: sink.activePort) else { return considerResuming(now: now) }
+        for (stream, gone) in departed where gone.sink == index && gone.at.advanced(by: Self.returnWindow) >= now {
+            exposedWhileGone[stream] = (.outputLost(sink.name), now)
+            departed.removeValue(forKey: stream)
+        }
         let exposed = streams.values.filter { stream in
             guard !stream.isCorked else { return false }
             if stream.sink == index { return true }
@@ -102,8 +112,15 @@ struct MediaMachine: Sendable {
             if previous.sink != seen.sink, let from = sinks[previous.sink], isPrivate(sink: from.name, port: from.activePort) {
                 seen.movedFrom = (previous.sink, now)
             }
+        } else if let gone = departed.removeValue(forKey: seen.index), gone.at.advanced(by: Self.returnWindow) >= now {
+            // Back under its index before its sink's removal was seen: moved off that sink.
+            seen.movedFrom = (gone.sink, now)
         }
         streams[seen.index] = seen
+        if previous == nil, let exposure = exposedWhileGone.removeValue(forKey: seen.index),
+           exposure.at.advanced(by: Self.returnWindow) >= now, !seen.isCorked {
+            return expose([seen.index], reason: exposure.reason, now: now)
+        }
         guard var hold = holds[seen.index] else { return [] }
         // Corked counts once its player has said it paused: PipeWire shows a stream whose sink
         // went as corked until it is linked again, still playing.
@@ -140,7 +157,12 @@ struct MediaMachine: Sendable {
     /// a stream whose sink went as removed and then as new again under the same index, still
     /// muted, and the hold is what unmutes it.
     mutating func streamRemoved(_ index: UInt32, now: ContinuousClock.Instant) -> [MediaAction] {
-        streams.removeValue(forKey: index)
+        departed = departed.filter { $0.value.at.advanced(by: Self.returnWindow) >= now }
+        exposedWhileGone = exposedWhileGone.filter { $0.value.at.advanced(by: Self.returnWindow) >= now }
+        if let stream = streams.removeValue(forKey: index), !stream.isCorked, let sink = sinks[stream.sink],
+           isPrivate(sink: sink.name, port: sink.activePort) {
+            departed[index] = (stream.sink, now)
+        }
         guard var hold = holds[index] else { return [] }
         let deadline = now.advanced(by: Self.orphanWindow)
         if hold.releaseAt.map({ $0 > deadline }) ?? true { hold.releaseAt = deadline }
@@ -150,6 +172,10 @@ struct MediaMachine: Sendable {
 
     /// How many times a held stream shown unmuted is muted again before it is let go.
     static let maximumRemutes = 3
+
+    /// How long a stream announced gone from a private sink may come back under its index and
+    /// still count as moved off it.
+    static let returnWindow: Duration = .seconds(1)
 
     /// How long a held stream that went away keeps its hold, in case it comes back.
     static let orphanWindow: Duration = .seconds(2)
