@@ -60,13 +60,14 @@ struct VolumeCaptureLiveTests {
                 try await rig.pactl("set-default-sink", "ctx_other")
                 #expect(await events.next() == .released(sink: "ctx_main", restored: original))
                 #expect(await events.next() == .capturing(sink: "ctx_other", original: otherOriginal, held: otherOriginal))
-                #expect(try await rig.level("ctx_main") == original)
+                try await rig.waitForLevel("ctx_main", "the user's level back") { $0 == original }
                 try await rig.pactl("set-sink-volume", "@DEFAULT_SINK@", "-5%")
                 #expect(await events.next() == .pressed(.down, sink: "ctx_other"))
                 try await rig.waitForLevel("ctx_other", "the held level again") { $0 == otherOriginal }
             }
-            #expect(try await rig.level("ctx_other") == otherOriginal, "left as the user had it")
-            #expect(try await rig.level("ctx_main") == original)
+            // Left as the user had them (PipeWire shows a change a moment after it answers).
+            try await rig.waitForLevel("ctx_other", "the user's level back") { $0 == otherOriginal }
+            try await rig.waitForLevel("ctx_main", "the user's level, still") { $0 == original }
         }
     }
 
@@ -95,7 +96,8 @@ struct VolumeCaptureLiveTests {
                     try await rig.pactl("set-sink-volume", "@DEFAULT_SINK@", key)
                     #expect(await events.next() == .pressed(button, sink: "ctx_main"))
                 }
-                #expect(try await rig.level("ctx_main") == original, "exactly the user's \(percent) %")
+                // Exactly the user's level (PipeWire shows a change a moment after it answers).
+                try await rig.waitForLevel("ctx_main", "exactly the user's \(percent) %") { $0 == original }
             }
         }
     }
