@@ -17,7 +17,8 @@ public enum MediaHoldReason: Hashable, Sendable, CustomStringConvertible {
 
 /// What media pausing did, for logs, `routectl monitor` and the D-Bus API.
 public enum MediaEvent: Hashable, Sendable {
-    /// The guard has read the server's streams and the device model: it acts from now on.
+    /// The guard has read the server's streams, the device model and every source's players:
+    /// it acts on all of them from now on.
     case ready
     /// A player the guard may pause appeared, or its status changed: as it is now.
     case player(MediaPlayer)

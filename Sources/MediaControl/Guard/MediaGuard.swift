@@ -58,7 +58,7 @@ public final class MediaGuard: Sendable {
         let queue = InputQueue<MediaInput>()
         inputs.withLock { $0 = queue }
         var machine = MediaMachine(settings: settings)
-        var readiness = Readiness()
+        var readiness = Readiness(sources: sources.count)
         var order = ReadingOrder()
         await withDiscardingTaskGroup { group in
             group.addTask { await self.followServer(into: queue) }
@@ -95,23 +95,26 @@ public final class MediaGuard: Sendable {
         broadcast.finish()
     }
 
-    /// Whether the guard has heard from both the server and the device model yet.
+    /// Whether the guard has heard from the server, the device model and every player source yet.
     private struct Readiness {
+        var sources: Int
         var sawServer = false
         var sawDevices = false
+        var playerLists = 0
         var announced = false
 
         mutating func note(_ input: MediaInput) {
             switch input {
             case .reset: sawServer = true
             case .devices: sawDevices = true
+            case .players: playerLists += 1
             default: break
             }
         }
 
-        /// True once, when both have been heard.
+        /// True once, when all have been heard.
         mutating func becameReady() -> Bool {
-            guard sawServer, sawDevices, !announced else { return false }
+            guard sawServer, sawDevices, playerLists >= sources, !announced else { return false }
             announced = true
             return true
         }
