@@ -16,21 +16,23 @@ public final class Broadcast<Element: Sendable>: Sendable {
     /// Every value sent from now on, until ``finish()``.
     public func subscribe() -> AsyncStream<Element> {
         let (stream, continuation) = AsyncStream.makeStream(of: Element.self)
-        let id = state.withLock { state -> Int in
+        state.withLock { state in
             defer { state.nextSubscriber += 1 }
             state.subscribers[state.nextSubscriber] = continuation
-            return state.nextSubscriber
-        }
-        continuation.onTermination = { [weak self] _ in
-            self?.state.withLock { _ = $0.subscribers.removeValue(forKey: id) }
         }
         return stream
     }
 
-    /// Sends `element` to every subscriber.
+    /// Sends `element` to every subscriber, and forgets those whose stream has ended.
+    ///
+    /// An ended stream is noticed from `yield`'s answer, not with an `onTermination` handler:
+    /// that handler runs under the cancelled consumer's task-status lock, and taking this
+    /// lock there while a yield under this lock waits for that task deadlocks.
     public func send(_ element: Element) {
         state.withLock { state in
-            for continuation in state.subscribers.values { continuation.yield(element) }
+            for (id, continuation) in state.subscribers {
+                if case .terminated = continuation.yield(element) { state.subscribers.removeValue(forKey: id) }
+            }
         }
     }
 

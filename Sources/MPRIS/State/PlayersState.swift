@@ -20,11 +20,14 @@ final class PlayersState: Sendable {
     func handle(_ input: PlayerTable.Input) -> [PlayerTable.Action] {
         core.withLock { core in
             guard !core.ended else { return [] }
-            // AsyncStream's yield only queues (its consumer runs elsewhere), so it is safe
-            // under the lock; finishing is not (it runs onTermination), and happens in end().
+            // Yielding under the lock is safe because no handler of a stream's end takes it:
+            // an ended stream is noticed from yield's answer. (An onTermination handler runs
+            // under the cancelled consumer's task-status lock, which a yield waits for.)
             return core.table.handle(input).filter { action in
                 guard case .emit(let event) = action else { return true }
-                for subscriber in core.subscribers.values { subscriber.yield(event) }
+                for (id, subscriber) in core.subscribers {
+                    if case .terminated = subscriber.yield(event) { core.subscribers.removeValue(forKey: id) }
+                }
                 return false
             }
         }
@@ -43,20 +46,13 @@ final class PlayersState: Sendable {
     /// A new subscriber's stream: every event from now on, until ``end()``.
     func subscribe() -> AsyncStream<MediaPlayerEvent> {
         let (events, continuation) = AsyncStream.makeStream(of: MediaPlayerEvent.self)
-        let subscriber: UInt64? = core.withLock { core in
-            guard !core.ended else { return nil }
+        let subscribed = core.withLock { core -> Bool in
+            guard !core.ended else { return false }
             core.nextSubscriber += 1
             core.subscribers[core.nextSubscriber] = continuation
-            return core.nextSubscriber
+            return true
         }
-        guard let subscriber else {
-            continuation.finish()
-            return events
-        }
-        // Weak: the continuation, held by the state, holds this closure.
-        continuation.onTermination = { [weak self] _ in
-            self?.core.withLock { _ = $0.subscribers.removeValue(forKey: subscriber) }
-        }
+        if !subscribed { continuation.finish() }
         return events
     }
 

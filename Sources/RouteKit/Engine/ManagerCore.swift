@@ -39,23 +39,27 @@ final class ManagerCore: Sendable {
     func subscribe() -> AsyncStream<AudioRouteEvent> {
         let (stream, continuation) = AsyncStream.makeStream(of: AudioRouteEvent.self,
                                                             bufferingPolicy: .bufferingNewest(Self.subscriberBuffer))
-        let id = shared.withLock { shared -> Int in
+        shared.withLock { shared in
             defer { shared.nextSubscriber += 1 }
             shared.subscribers[shared.nextSubscriber] = continuation
             // Under the lock: no event can come between the state and the changes after it.
             continuation.yield(.state(shared.machine.state))
-            return shared.nextSubscriber
-        }
-        continuation.onTermination = { [weak self] _ in
-            self?.shared.withLock { _ = $0.subscribers.removeValue(forKey: id) }
         }
         return stream
     }
 
-    /// Hands `event` to every subscriber.
+    /// Hands `event` to every subscriber, and forgets those whose stream has ended.
+    ///
+    /// A stream that ends is noticed here, from `yield`'s answer, never with an
+    /// `onTermination` handler: that handler runs while the Swift runtime holds the
+    /// cancelled consumer task's status lock, and taking this lock there while a yield under
+    /// this lock waits for that task's status lock deadlocks (seen as a daemon that never
+    /// exits on SIGTERM).
     func publish(_ event: AudioRouteEvent) {
         shared.withLock { shared in
-            for continuation in shared.subscribers.values { continuation.yield(event) }
+            for (id, continuation) in shared.subscribers {
+                if case .terminated = continuation.yield(event) { shared.subscribers.removeValue(forKey: id) }
+            }
         }
     }
 
