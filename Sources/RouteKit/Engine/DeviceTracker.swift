@@ -34,6 +34,32 @@ struct DeviceTracker: Sendable {
 
     /// Applies `events` (of ``facilities``; others are ignored), in order per object.
     mutating func apply(_ events: [SubscriptionEvent], from server: any AudioServer) async throws -> Change {
+        var (change, round) = begin(events)
+        let answers = try await Self.lookUp(round, on: server)
+        change.devices.merge(finish(round, answers: answers).devices)
+        return change
+    }
+
+    /// The lookups a batch needs, sent while the loop goes on: what they ask, and what was
+    /// removed after they were asked (its answer describes a device that is gone).
+    struct LookupRound: Sendable {
+        fileprivate var keys: [Key] = []
+        fileprivate var removedSince: Set<Key> = []
+        /// Nothing to look up.
+        var isEmpty: Bool { keys.isEmpty }
+        /// The round asks for the server's defaults: the one whose answer comes back after
+        /// the removal that caused it.
+        var asksForDefaults: Bool { keys.contains { $0.facility == .server } }
+    }
+
+    /// What a round's lookups answered, in the keys' order.
+    struct LookupAnswers: Sendable {
+        fileprivate var pairs: [(Key, Answer)]
+    }
+
+    /// The first half of ``apply(_:from:)``: applies the batch's removals at once and says
+    /// what must be looked up.
+    mutating func begin(_ events: [SubscriptionEvent]) -> (Change, LookupRound) {
         var latest = events.filter { Self.facilities.contains($0.facility) }.latestPerObject()
             .map { (key: Key(facility: $0.facility, index: $0.facility == .server ? 0 : $0.index), kind: $0.kind) }
         if latest.contains(where: { $0.key.facility == .server }) {
@@ -44,24 +70,48 @@ struct DeviceTracker: Sendable {
             }
         }
         var change = Change()
-        var lookups: [Key] = []
+        var round = LookupRound()
         for (key, kind) in latest {
             if kind == .remove {
                 change.devices.merge(remove(key))
             } else {
-                lookups.append(key)
+                round.keys.append(key)
             }
         }
-        change.lookups = lookups.count
-        for (key, answer) in try await Self.lookUp(lookups, on: server) {
+        change.lookups = round.keys.count
+        return (change, round)
+    }
+
+    /// Removals that arrived while `round` was being looked up: applied now, and their
+    /// answers will be dropped.
+    mutating func applyRemovals(_ events: [SubscriptionEvent], during round: inout LookupRound) -> Change {
+        var change = Change()
+        for event in events.filter({ Self.facilities.contains($0.facility) }).latestPerObject() where event.kind == .remove {
+            let key = Key(facility: event.facility, index: event.index)
+            round.removedSince.insert(key)
+            change.devices.merge(remove(key))
+        }
+        return change
+    }
+
+    /// The second half of ``apply(_:from:)``: the round's answers, except those of objects
+    /// removed since they were asked for.
+    mutating func finish(_ round: LookupRound, answers: LookupAnswers) -> Change {
+        var change = Change()
+        for (key, answer) in answers.pairs where !round.removedSince.contains(key) {
             change.devices.merge(upsert(key, answer))
         }
         return change
     }
 
+    /// Sends every lookup of `round` at once; the answers once all are in.
+    static func lookUp(_ round: LookupRound, on server: any AudioServer) async throws -> LookupAnswers {
+        LookupAnswers(pairs: try await lookUp(round.keys, on: server))
+    }
+
     // MARK: Helpers
 
-    private struct Key: Hashable, Sendable {
+    fileprivate struct Key: Hashable, Sendable {
         var facility: SubscriptionEvent.Facility
         var index: UInt32
     }
@@ -74,7 +124,7 @@ struct DeviceTracker: Sendable {
         state.sources.values.first { $0.name == state.defaultSourceName }.map { Key(facility: .source, index: $0.index) }
     }
 
-    private enum Answer: Sendable {
+    fileprivate enum Answer: Sendable {
         case sink(SinkInfo?), source(SourceInfo?), card(CardInfo?), server(ServerInfo)
     }
 

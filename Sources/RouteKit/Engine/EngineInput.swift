@@ -11,6 +11,16 @@ enum EngineInput: Sendable {
     case command(RouteCommand, CommandTicket)
 }
 
+extension EngineInput {
+    /// The connection changed or ended: what follows belongs to another connection, or to none.
+    var isConnectionChange: Bool {
+        switch self {
+        case .server(.connectionStateChanged, _), .serverGone: true
+        default: false
+        }
+    }
+}
+
 /// What an API caller waits on: the loop punches it once the machine has settled after the
 /// command (no switch under way), or the caller stops waiting when its task is cancelled. The
 /// command itself always runs in the loop, never in the caller's task.

@@ -26,6 +26,10 @@ struct EngineLoop: Sendable {
     /// The streams that followed the route so far (system scope), on this connection.
     private var followers = Followers()
     private var isConnected = true
+    /// Inputs taken while a batch's lookups were under way, for the next turn.
+    private var carried: [EngineInput] = []
+    /// The queue ended while inputs were being carried.
+    private var isQueueOver = false
 
     init(core: ManagerCore, queue: InputQueue<EngineInput>, server: any AudioServer, timings: TimingRecorder,
          executor: RouteExecutor, logger: Logger, tracker: DeviceTracker) {
@@ -44,7 +48,14 @@ struct EngineLoop: Sendable {
         await perform(actions)
         while !Task.isCancelled {
             let deadline = [core.withShared { $0.machine.deadline }, resyncDue].compactMap { $0 }.min()
-            guard let batch = await queue.nextBatch(until: deadline) else { break }
+            let batch: [EngineInput]
+            if !carried.isEmpty {
+                batch = carried
+                carried = []
+            } else {
+                guard !isQueueOver, let next = await queue.nextBatch(until: deadline) else { break }
+                batch = next
+            }
             guard !Task.isCancelled else {
                 // Stopping: a batch taken as the stop came is not acted on, but its commands
                 // still change what the next run keeps, and their callers are let go.
@@ -159,27 +170,105 @@ struct EngineLoop: Sendable {
 
     /// Brings the devices up to date with a batch of events and tells the machine.
     private mutating func follow(_ events: [SubscriptionEvent]) async -> [RouteAction] {
-        let change: DeviceTracker.Change
-        do {
-            change = try await tracker.apply(events, from: server)
-        } catch let error as PulseError where error.code == .connectionTerminated || error.code == .badState {
-            return []  // the resynchronization after reconnecting covers it
-        } catch is CancellationError {
-            return []  // stopping
-        } catch {
-            logger.warning("could not follow a change; reading the server again", metadata: ["error": "\(error)"])
-            resyncDue = ContinuousClock.now
-            return []
+        var (change, round) = tracker.begin(events)
+        var actions: [RouteAction] = []
+        if !round.isEmpty {
+            let answers: Result<DeviceTracker.LookupAnswers, any Error>
+            if round.asksForDefaults {
+                // The removal that moved the default arrives while its lookups are under way:
+                // it is acted on as it comes, not after them.
+                answers = await lookUpWatchingRemovals(&round, change: &change, actions: &actions)
+            } else {
+                answers = await Self.answers(to: round, from: server)
+            }
+            switch answers {
+            case .success(let answers):
+                change.devices.merge(tracker.finish(round, answers: answers).devices)
+            case .failure(let error as PulseError) where error.code == .connectionTerminated || error.code == .badState:
+                return actions  // the resynchronization after reconnecting covers it
+            case .failure(is CancellationError):
+                return actions  // stopping
+            case .failure(let error):
+                logger.warning("could not follow a change; reading the server again", metadata: ["error": "\(error)"])
+                resyncDue = ContinuousClock.now
+                return actions
+            }
         }
         clock.lookedUp = .now
-        guard !change.isEmpty else { return [] }
+        guard !change.isEmpty else { return actions }
+        actions += decide(on: change)
+        clock.decided = .now
+        return actions
+    }
+
+    /// Tells the machine what `change` did to the devices.
+    private mutating func decide(on change: DeviceTracker.Change) -> [RouteAction] {
         let tracker = self.tracker
-        let actions = core.machine {
+        return core.machine {
             $0.update(devices: tracker.devices, defaultSink: tracker.defaultSinkName, defaultSource: tracker.defaultSourceName,
                       added: change.devices.added, removed: change.devices.removed, now: ContinuousClock.now)
         }
-        clock.decided = .now
-        return actions
+    }
+
+    private static func answers(to round: DeviceTracker.LookupRound, from server: any AudioServer) async
+        -> Result<DeviceTracker.LookupAnswers, any Error> {
+        do {
+            return .success(try await DeviceTracker.lookUp(round, on: server))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// Awaits `round`'s answers while taking what else arrives. Removals among it are applied
+    /// at once and decided on, their actions performed (a route's device going is a switch
+    /// that must not wait for the lookups); everything taken is handled, in order, by the
+    /// loop's next turn. On return `change` holds what is still to be decided on.
+    private mutating func lookUpWatchingRemovals(_ round: inout DeviceTracker.LookupRound, change: inout DeviceTracker.Change,
+                                                 actions: inout [RouteAction]) async -> Result<DeviceTracker.LookupAnswers, any Error> {
+        enum Arrival: Sendable {
+            case answers(Result<DeviceTracker.LookupAnswers, any Error>)
+            case batch([EngineInput]?)
+        }
+        let server = self.server, queue = self.queue, lookups = round
+        return await withTaskGroup(of: Arrival.self) { group in
+            group.addTask { .answers(await Self.answers(to: lookups, from: server)) }
+            group.addTask { .batch(await queue.nextBatch()) }
+            var answers: Result<DeviceTracker.LookupAnswers, any Error>?
+            while answers == nil, let arrival = await group.next() {
+                switch arrival {
+                case .answers(let result):
+                    answers = result
+                case .batch(nil):
+                    isQueueOver = true
+                case .batch(let batch?):
+                    carried += batch
+                    // A batch from another connection, or taken as the loop stops, is only
+                    // carried: the loop's next turn handles it.
+                    guard !Task.isCancelled, !batch.contains(where: \.isConnectionChange) else { break }
+                    let removals = batch.compactMap { input -> SubscriptionEvent? in
+                        guard case .server(.subscription(let event), _) = input, event.kind == .remove else { return nil }
+                        return event
+                    }
+                    let removed = tracker.applyRemovals(removals, during: &round)
+                    if !removed.isEmpty {
+                        // What the first batch removed is decided on with it.
+                        change.devices.merge(removed.devices)
+                        clock.lookedUp = .now
+                        actions += decide(on: change)
+                        clock.decided = .now
+                        change = DeviceTracker.Change()
+                        await perform(actions)
+                        actions = []
+                    }
+                    group.addTask { .batch(await queue.nextBatch()) }
+                }
+            }
+            group.cancelAll()
+            while let arrival = await group.next() {
+                if case .batch(let batch?) = arrival { carried += batch }
+            }
+            return answers ?? .failure(CancellationError())
+        }
     }
 
     /// Performs actions in order; what the executor reports goes back to the machine, whose
