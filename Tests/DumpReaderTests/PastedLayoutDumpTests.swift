@@ -147,4 +147,32 @@ struct PastedLayoutDumpTests {
         #expect(dump.cards.map(\.activeProfileName) == ["off", "HiFi"])
         #expect(dump.deduplicated().cards.map(\.activeProfileName) == ["HiFi"])
     }
+
+    @Test("a monitor source cut before its 'Monitor of Sink' line is still a monitor, and no device")
+    func monitorCutBeforeItsField() throws {
+        let text = """
+            Source #0
+                    State: IDLE
+                    Name: alsa_output.usb-Vendor_Speakerphone-00.analog-stereo.monitor
+                    Description: Monitor of Speakerphone Analog Stereo
+                    Driver: module-alsa-card.c
+                    Mute: no
+                    Base Volume: 65536 / 100% / 0.00 dB
+
+            Source #1
+                    Name: alsa_input.usb-Vendor_Speakerphone-00.analog-stereo
+                    Driver: module-alsa-card.c
+                    Monitor of Sink: n/a
+
+            Source #2
+                    Name: capture.monitor
+                    Ports:
+                            analog-input-mic: Microphone (priority: 8700)
+                    Active Port: analog-input-mic
+            """
+        let dump = try ServerDump.parse(text)
+        #expect(dump.sources.map(\.monitorOfSinkName) == ["alsa_output.usb-Vendor_Speakerphone-00.analog-stereo", nil, nil])
+        #expect(dump.sources.map(\.isMonitor) == [true, false, false])
+        #expect(!dump.devices.contains { $0.input?.deviceName == dump.sources[0].name })
+    }
 }

@@ -29,11 +29,22 @@ enum DeviceBuilder {
             driver: fields.driver ?? "", ownerModule: DumpValues.index(fields.ownerModule),
             card: DumpValues.index(fields.card), isMuted: fields.mute.flatMap(PactlVocabulary.yesNo) ?? false,
             volume: DumpValues.volume(fields.volume), baseVolume: baseVolume(fields),
-            monitorOfSinkName: monitoredIndex == nil ? DumpValues.name(fields.monitorOfSink) : nil,
+            monitorOfSinkName: monitoredIndex == nil ? monitoredSinkName(name, fields) : nil,
             state: DumpValues.state(fields.state),
             ports: block.ports.map(EntryValues.devicePort), activePortName: DumpValues.name(fields.activePort),
             properties: block.properties)
         return (source, monitoredIndex)
+    }
+
+    /// The sink a source monitors. A source pasted without its monitor field (an excerpt cut
+    /// before it) and without ports, whose name is `<sink>.monitor`, monitors that sink:
+    /// PulseAudio and pipewire-pulse give every monitor that name and no other source. A printed
+    /// field (`n/a` for a source that monitors nothing) is taken as it is.
+    private static func monitoredSinkName(_ name: String, _ fields: BlockFields) -> String? {
+        guard fields.monitorOfSink == nil else { return DumpValues.name(fields.monitorOfSink) }
+        let suffix = ".monitor"
+        guard name.hasSuffix(suffix), name.count > suffix.count, fields.activePort == nil else { return nil }
+        return String(name.dropLast(suffix.count))
     }
 
     /// A card. A card pasted without heading and name (a hand-trimmed excerpt) gets an empty name.
