@@ -17,7 +17,9 @@ import Synchronization
 /// `@unchecked Sendable`: `ioEvent` is written once before the loop starts and read again
 /// only in ``loopStopped(api:)``, after the loop's thread has ended; `wakeDescriptor` never
 /// changes; everything else is in a `Mutex`.
-public final class LoopThreadExecutor: TaskExecutor, @unchecked Sendable {
+///
+/// Internal: clients see it only as ``PulseClient/loopExecutor``, `any TaskExecutor`.
+final class LoopThreadExecutor: TaskExecutor, @unchecked Sendable {
     private struct Queue {
         var jobs: [UnownedJob] = []
         /// A wake is written and not yet read: later jobs need no other.
@@ -43,7 +45,7 @@ public final class LoopThreadExecutor: TaskExecutor, @unchecked Sendable {
     }
 
     /// Queues `job` for the loop's thread, or for the global executor once the loop is gone.
-    public func enqueue(_ job: consuming ExecutorJob) {
+    func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         enum Next { case nothing, wake, elsewhere }
         let next = queue.withLock { queue -> Next in

@@ -2,9 +2,9 @@ import PulseAudio
 
 /// Everything the server says about one port (or one port-less sink, source, card or
 /// PipeWire node) that tells what kind of device it is.
-public struct ClassificationEvidence: Hashable, Sendable {
+package struct ClassificationEvidence: Hashable, Sendable {
     /// Playback or capture.
-    public enum Direction: String, Hashable, Sendable, Codable {
+    package enum Direction: String, Hashable, Sendable, Codable {
         /// A sink, or a card's output port.
         case output
         /// A source, or a card's input port.
@@ -12,33 +12,33 @@ public struct ClassificationEvidence: Hashable, Sendable {
     }
 
     /// Playback or capture.
-    public var direction: Direction
+    package var direction: Direction
     /// The name of the sink, source, card or node the port belongs to.
-    public var ownerName: String
+    package var ownerName: String
     /// The owner's driver (`module-combine-sink.c`, `PipeWire`, ...), when known.
-    public var driver: String?
+    package var driver: String?
     /// The owner's properties (a sink's, a source's or a card's).
-    public var properties: [String: String]
+    package var properties: [String: String]
     /// The port's name, nil when there is no port.
-    public var portName: String?
+    package var portName: String?
     /// The port's description (often translated: a weak hint).
-    public var portDescription: String?
+    package var portDescription: String?
     /// The port's type (PulseAudio 14 and later; ``DevicePortType/unknown`` otherwise).
-    public var portType: DevicePortType
+    package var portType: DevicePortType
     /// The port's own properties (card ports; PipeWire puts icon names there).
-    public var portProperties: [String: String]
+    package var portProperties: [String: String]
     /// Whether the port can be used now.
-    public var availability: PortAvailability
+    package var availability: PortAvailability
     /// The port's availability group (ports sharing one jack's detection).
-    public var availabilityGroup: String?
+    package var availabilityGroup: String?
     /// Whether the owner is a monitor source.
-    public var isMonitor: Bool
+    package var isMonitor: Bool
     /// Whether the card the port belongs to offers any output (a profile with a sink); nil
     /// when that is not known (a sink or source without its card).
-    public var ownerOffersOutput: Bool?
+    package var ownerOffersOutput: Bool?
 
     /// Evidence from its parts; only `direction` and `ownerName` are required.
-    public init(direction: Direction, ownerName: String, driver: String? = nil, properties: [String: String] = [:],
+    package init(direction: Direction, ownerName: String, driver: String? = nil, properties: [String: String] = [:],
                 portName: String? = nil, portDescription: String? = nil, portType: DevicePortType = .unknown,
                 portProperties: [String: String] = [:], availability: PortAvailability = .unknown,
                 availabilityGroup: String? = nil, isMonitor: Bool = false, ownerOffersOutput: Bool? = nil) {
@@ -59,7 +59,7 @@ public struct ClassificationEvidence: Hashable, Sendable {
 
 extension ClassificationEvidence {
     /// The evidence for a sink on `port` (its active port when nil).
-    public init(sink: SinkInfo, port: DevicePort? = nil) {
+    package init(sink: SinkInfo, port: DevicePort? = nil) {
         let port = port ?? sink.activePort ?? sink.ports.first
         self.init(direction: .output, ownerName: sink.name, driver: sink.driver, properties: sink.properties,
                   portName: port?.name, portDescription: port?.description, portType: port?.type ?? .unknown,
@@ -67,7 +67,7 @@ extension ClassificationEvidence {
     }
 
     /// The evidence for a source on `port` (its active port when nil).
-    public init(source: SourceInfo, port: DevicePort? = nil) {
+    package init(source: SourceInfo, port: DevicePort? = nil) {
         let port = port ?? source.activePort ?? source.ports.first
         self.init(direction: .input, ownerName: source.name, driver: source.driver, properties: source.properties,
                   portName: port?.name, portDescription: port?.description, portType: port?.type ?? .unknown,
@@ -76,7 +76,7 @@ extension ClassificationEvidence {
     }
 
     /// The evidence for one of a card's ports.
-    public init(card: CardInfo, port: CardInfo.Port) {
+    package init(card: CardInfo, port: CardInfo.Port) {
         self.init(direction: port.direction.contains(.output) ? .output : .input, ownerName: card.name,
                   driver: card.driver, properties: card.properties, portName: port.name,
                   portDescription: port.description, portType: port.type, portProperties: port.properties,
@@ -92,7 +92,7 @@ extension ClassificationEvidence {
     /// The evidence for a card as a whole, for a card listed without usable ports: an input
     /// only when a profile offers a source and none a sink (a card offering neither is no
     /// microphone).
-    public init(card: CardInfo) {
+    package init(card: CardInfo) {
         let hasOutput = card.profiles.contains { $0.sinkCount > 0 } || !card.profiles.contains { $0.sourceCount > 0 }
         self.init(direction: hasOutput ? .output : .input, ownerName: card.name, driver: card.driver,
                   properties: card.properties, ownerOffersOutput: Self.offersOutput(card))

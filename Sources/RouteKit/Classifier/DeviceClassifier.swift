@@ -32,9 +32,12 @@ import PulseAudio
 /// says so (`speaker`, `internal`); otherwise it is where headphones plug in. A USB microphone
 /// that says nothing of its form is a headset's, unless its card offers no output at all:
 /// then it is a microphone of its own, which no person wears.
-public enum DeviceClassifier {
+///
+/// Package access: applications get the result as ``AudioDevice/kind``; the package's tests
+/// and the dump corpus check the rules one by one.
+package enum DeviceClassifier {
     /// The kind `evidence` shows.
-    public static func classify(_ evidence: ClassificationEvidence) -> AudioDeviceKind {
+    package static func classify(_ evidence: ClassificationEvidence) -> AudioDeviceKind {
         let facts = Facts(evidence)
         if evidence.isMonitor || facts.isFilter { return .virtual }
         if facts.isBluetooth { return .bluetooth }

@@ -130,21 +130,21 @@ public actor DeviceList {
     private func unsubscribe(_ id: Int) { subscribers.removeValue(forKey: id) }
 
     /// What following the server has cost so far.
-    public struct Statistics: Hashable, Sendable {
+    package struct Statistics: Hashable, Sendable {
         /// Events handled.
-        public var events = 0
+        package var events = 0
         /// Single-object lookups on the server (at most one an event, one an object in a batch).
-        public var lookups = 0
+        package var lookups = 0
         /// Complete re-reads (at start, and after each reconnection).
-        public var fullReads = 0
+        package var fullReads = 0
         /// Time spent handling events, lookups included.
-        public var handlingTime = Duration.zero
+        package var handlingTime = Duration.zero
         /// Of ``handlingTime``, the time spent waiting for the server's answers to lookups.
-        public var lookupTime = Duration.zero
+        package var lookupTime = Duration.zero
     }
 
-    /// What following the server has cost so far (for benchmarks, tests and diagnostics).
-    public private(set) var statistics = Statistics()
+    /// What following the server has cost so far: package access, for the benchmarks and tests.
+    package private(set) var statistics = Statistics()
 
     // MARK: Events
 

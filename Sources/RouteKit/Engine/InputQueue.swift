@@ -6,8 +6,9 @@ import Synchronization
 /// Many producers (libpulse's thread, any caller's task), one consumer (the loop). A producer
 /// appends and, when the loop waits, resumes it; the loop takes everything queued at each wake,
 /// so a storm costs one wake per batch, not one per event. Nothing is lost and nothing is
-/// reordered. The queue is bounded only by what arrives between two wakes.
-public final class InputQueue<Element: Sendable>: Sendable {
+/// reordered. The queue is bounded only by what arrives between two wakes. Package access:
+/// sibling modules (MediaControl) share it; applications never see it.
+package final class InputQueue<Element: Sendable>: Sendable {
     private struct State {
         var buffer: [Element] = []
         var waiter: CheckedContinuation<[Element]?, Never>?
@@ -17,10 +18,10 @@ public final class InputQueue<Element: Sendable>: Sendable {
     private let state = Mutex(State())
 
     /// An empty queue.
-    public init() {}
+    package init() {}
 
     /// Appends `element`; dropped once the queue is finished.
-    public func push(_ element: Element) {
+    package func push(_ element: Element) {
         let waiter: CheckedContinuation<[Element]?, Never>? = state.withLock { state in
             guard !state.isFinished else { return nil }
             if let waiter = state.waiter {
@@ -34,7 +35,7 @@ public final class InputQueue<Element: Sendable>: Sendable {
     }
 
     /// Ends the queue: the loop gets what is still queued, then nil.
-    public func finish() {
+    package func finish() {
         let waiter = state.withLock { state -> CheckedContinuation<[Element]?, Never>? in
             state.isFinished = true
             defer { state.waiter = nil }
@@ -46,7 +47,7 @@ public final class InputQueue<Element: Sendable>: Sendable {
     /// Everything queued, waiting for at least one element; nil once the queue is finished and
     /// empty. An empty batch when the calling task is cancelled, or when `deadline` passes
     /// first. Only one task may wait at a time.
-    public func nextBatch(until deadline: ContinuousClock.Instant? = nil) async -> [Element]? {
+    package func nextBatch(until deadline: ContinuousClock.Instant? = nil) async -> [Element]? {
         if let ready = takeQueued() { return ready }
         guard let deadline else { return await waitForBatch() }
         return await withTaskGroup(of: [Element]?.self) { group in

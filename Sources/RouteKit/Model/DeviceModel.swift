@@ -31,7 +31,7 @@ public enum DeviceModel {
 
     /// A card's devices: each output port paired with the input that goes with it, then the
     /// inputs nothing took. `sinks` and `sources` are the card's own.
-    public static func devices(card: CardInfo, sinks: [SinkInfo], sources: [SourceInfo]) -> [AudioDevice] {
+    package static func devices(card: CardInfo, sinks: [SinkInfo], sources: [SourceInfo]) -> [AudioDevice] {
         let cardDescription = card.properties["device.description"] ?? card.name
         let sources = sources.filter { !$0.isMonitor }
         let routes = card.ports.map { port in
@@ -88,7 +88,7 @@ public enum DeviceModel {
     /// port-less sink or source), each output paired with an input of the same hardware (same
     /// Bluetooth address, ALSA card or bus path) — of its own kind, or, for speakers and
     /// headphones, the built-in microphone.
-    public static func cardless(sinks: [SinkInfo], sources: [SourceInfo]) -> [AudioDevice] {
+    package static func cardless(sinks: [SinkInfo], sources: [SourceInfo]) -> [AudioDevice] {
         let sources = sources.filter { !$0.isMonitor }
         let sourceDescriptions = Dictionary(sources.map { ($0.name, $0.description) }, uniquingKeysWith: { first, _ in first })
         let inputs = CardlessRoute.InputIndex(sources.flatMap(CardlessRoute.routes(of:)))
@@ -145,7 +145,7 @@ public enum DeviceModel {
 
     /// Marks the devices audio goes to now: the default sink on its active port (and, for
     /// input-only devices, the default source on its active port).
-    public static func markActive(_ devices: [AudioDevice], defaultSinkName: String?, defaultSourceName: String?,
+    package static func markActive(_ devices: [AudioDevice], defaultSinkName: String?, defaultSourceName: String?,
                                   sinks: [SinkInfo], sources: [SourceInfo]) -> [AudioDevice] {
         let defaultSink = sinks.first { $0.name == defaultSinkName }
         let defaultSource = sources.first { $0.name == defaultSourceName }

@@ -32,7 +32,7 @@ public struct AutomaticChoice: Hashable, Sendable {
 
     /// Whether a kind entry may choose `device`: it matches nothing in ``never`` and, when
     /// ``only`` lists devices, something there.
-    public func mayChooseByKind(_ device: AudioDevice) -> Bool {
+    package func mayChooseByKind(_ device: AudioDevice) -> Bool {
         guard !never.contains(where: { $0.matches(device) }) else { return false }
         return only.isEmpty || only.contains { $0.matches(device) }
     }
@@ -57,7 +57,7 @@ public struct DeviceMatch: Hashable, Sendable, CustomStringConvertible, Expressi
     }
 
     /// Whether `device` has this id, or belongs to this card.
-    public func matches(_ device: AudioDevice) -> Bool {
+    package func matches(_ device: AudioDevice) -> Bool {
         device.id.rawValue == name || device.card == name
     }
 

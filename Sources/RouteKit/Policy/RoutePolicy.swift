@@ -29,7 +29,7 @@ public enum RoutePolicy {
     /// first tier that admits it. A route already on any device of the first tier satisfies
     /// the preferences as well as the tier's first device does. A kind entry admits only the
     /// devices `automatic` lets it choose.
-    public static func tiers(among devices: [AudioDevice], preferences: [AudioPreference],
+    package static func tiers(among devices: [AudioDevice], preferences: [AudioPreference],
                              selection: AudioDevice.ID?, arrivals: [AudioDevice.ID: Int] = [:],
                              automatic: AutomaticChoice = AutomaticChoice()) -> [[AudioDevice]] {
         let usable = devices.filter(isUsable)

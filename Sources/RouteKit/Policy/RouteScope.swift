@@ -38,7 +38,7 @@ public struct StreamSelector: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Whether a stream with `streamProperties` is selected.
-    public func matches(_ streamProperties: [String: String]) -> Bool {
+    func matches(_ streamProperties: [String: String]) -> Bool {
         properties.allSatisfy { streamProperties[$0.key] == $0.value }
     }
 

@@ -13,7 +13,7 @@ extension PipeWireConfiguredDefaults {
     /// session manager runs), and ``Failure/unparseable(line:reason:)`` for output that is not
     /// `pw-metadata`'s, an `update` line out of shape, or a configured default's value that
     /// ``deviceName(fromJSON:)`` cannot read.
-    public static func parse(_ output: String) throws(Failure) -> ConfiguredDefaults {
+    package static func parse(_ output: String) throws(Failure) -> ConfiguredDefaults {
         var defaults = ConfiguredDefaults(sink: nil, source: nil)
         var found = false
         for rawLine in output.split(whereSeparator: \.isNewline) {
@@ -57,7 +57,7 @@ extension PipeWireConfiguredDefaults {
     /// Throws ``Failure/unparseable(line:reason:)`` (with `value` as the line) for anything
     /// else: not an object, no `name`, a `name` that is not a non-empty string, or text after
     /// the object.
-    public static func deviceName(fromJSON value: String) throws(Failure) -> String {
+    package static func deviceName(fromJSON value: String) throws(Failure) -> String {
         var scanner = SPAJSONScanner(value)
         guard let name = try scanner.nameMember() else {
             throw .unparseable(line: value, reason: "the object has no \"name\"")

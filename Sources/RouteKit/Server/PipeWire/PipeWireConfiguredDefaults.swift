@@ -18,9 +18,9 @@ import ProcessRunner
 /// Failures are ``Failure`` values that say what went wrong.
 public struct PipeWireConfiguredDefaults: ConfiguredDefaultsReader {
     /// The metadata key of the configured default sink.
-    public static let sinkKey = "default.configured.audio.sink"
+    static let sinkKey = "default.configured.audio.sink"
     /// The metadata key of the configured default source.
-    public static let sourceKey = "default.configured.audio.source"
+    static let sourceKey = "default.configured.audio.source"
 
     /// The complete environment `pw-metadata` runs with; nil runs it with this process's.
     /// `PIPEWIRE_RUNTIME_DIR`, `XDG_RUNTIME_DIR` and `PIPEWIRE_REMOTE` choose the PipeWire
