@@ -17,6 +17,10 @@ struct DaemonConfigurationFileTests {
             let running = try await log.next("the first line") { $0.hasPrefix("daemon: running") }
             #expect(running.hasSuffix("preferring speakerphone"), "\(running)")
             _ = try await log.next("the file") { $0 == "config: \(session.defaultConfigFile): preferring speakerphone; scope system" }
+            // The daemon's own word that the switch is confirmed: another connection can see
+            // the new default before the daemon's does, and a reload before the confirmation
+            // replaces the switch under way.
+            _ = try await log.next("the route on the speaker") { $0.hasPrefix("route: speaker ") }
             try await ServerObservation.waitForDefaultSink("speaker", on: session.server)
 
             try session.writeConfiguration("""

@@ -40,11 +40,11 @@ struct DeviceTracker: Sendable {
         return change
     }
 
-    /// The lookups a batch needs, sent while the loop goes on: what they ask, and what was
-    /// removed after they were asked (its answer describes a device that is gone).
+    /// The lookups a batch needs, sent while the loop goes on: what they ask, and which
+    /// objects had events after they were asked (their answers may be older than the events).
     struct LookupRound: Sendable {
         fileprivate var keys: [Key] = []
-        fileprivate var removedSince: Set<Key> = []
+        fileprivate var supersededSince: Set<Key> = []
         /// Nothing to look up.
         var isEmpty: Bool { keys.isEmpty }
         /// The round asks for the server's defaults: the one whose answer comes back after
@@ -82,23 +82,25 @@ struct DeviceTracker: Sendable {
         return (change, round)
     }
 
-    /// Removals that arrived while `round` was being looked up: applied now, and their
-    /// answers will be dropped.
+    /// Events that arrived while `round` was being looked up: removals are applied now, and
+    /// the answers about every object they name will be dropped (an answer may have been
+    /// given before the event; the event itself is handled again by the loop's next turn,
+    /// which asks afresh).
     mutating func applyRemovals(_ events: [SubscriptionEvent], during round: inout LookupRound) -> Change {
         var change = Change()
-        for event in events.filter({ Self.facilities.contains($0.facility) }).latestPerObject() where event.kind == .remove {
-            let key = Key(facility: event.facility, index: event.index)
-            round.removedSince.insert(key)
-            change.devices.merge(remove(key))
+        for event in events.filter({ Self.facilities.contains($0.facility) }).latestPerObject() {
+            let key = Key(facility: event.facility, index: event.facility == .server ? 0 : event.index)
+            round.supersededSince.insert(key)
+            if event.kind == .remove { change.devices.merge(remove(key)) }
         }
         return change
     }
 
     /// The second half of ``apply(_:from:)``: the round's answers, except those of objects
-    /// removed since they were asked for.
+    /// that had events since they were asked for.
     mutating func finish(_ round: LookupRound, answers: LookupAnswers) -> Change {
         var change = Change()
-        for (key, answer) in answers.pairs where !round.removedSince.contains(key) {
+        for (key, answer) in answers.pairs where !round.supersededSince.contains(key) {
             change.devices.merge(upsert(key, answer))
         }
         return change

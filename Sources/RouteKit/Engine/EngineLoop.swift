@@ -184,6 +184,8 @@ struct EngineLoop: Sendable {
             switch answers {
             case .success(let answers):
                 change.devices.merge(tracker.finish(round, answers: answers).devices)
+                logger.trace("looked up", metadata: ["defaultSink": "\(tracker.defaultSinkName ?? "none")",
+                                                     "changed": "\(!change.isEmpty)"])
             case .failure(let error as PulseError) where error.code == .connectionTerminated || error.code == .badState:
                 return actions  // the resynchronization after reconnecting covers it
             case .failure(is CancellationError):
@@ -245,12 +247,14 @@ struct EngineLoop: Sendable {
                     // A batch from another connection, or taken as the loop stops, is only
                     // carried: the loop's next turn handles it.
                     guard !Task.isCancelled, !batch.contains(where: \.isConnectionChange) else { break }
-                    let removals = batch.compactMap { input -> SubscriptionEvent? in
-                        guard case .server(.subscription(let event), _) = input, event.kind == .remove else { return nil }
+                    let events = batch.compactMap { input -> SubscriptionEvent? in
+                        guard case .server(.subscription(let event), _) = input else { return nil }
                         return event
                     }
-                    let removed = tracker.applyRemovals(removals, during: &round)
+                    let removed = tracker.applyRemovals(events, during: &round)
                     if !removed.isEmpty {
+                        logger.trace("removal acted on before the lookups' answers",
+                                     metadata: ["removed": "\(removed.devices.removed.map(\.rawValue).sorted())"])
                         // What the first batch removed is decided on with it.
                         change.devices.merge(removed.devices)
                         clock.lookedUp = .now
