@@ -110,8 +110,8 @@ package struct PoolState<Job> {
         return deadline.subtractingClamped(now(clock)) < before ? .timer : .none
     }
 
-    /// Moves the delayed jobs whose deadline has come to the ready queue, earliest deadline
-    /// first; returns what that asks of the workers, one wake per job at most.
+    /// Moves the delayed jobs whose deadline has come to the ready queue, the longest overdue
+    /// first (then first scheduled first); returns what that asks of the workers, one wake per job at most.
     package mutating func releaseDue(now: (PoolClock) -> UInt64) -> [PoolWake] {
         var readings: [PoolClock: UInt64] = [:]
         func reading(_ clock: PoolClock) -> UInt64 {
@@ -120,14 +120,16 @@ package struct PoolState<Job> {
             readings[clock] = value
             return value
         }
-        var due: [Delayed] = []
+        // Each due job with how long ago its deadline passed, on its own clock.
+        var due: [(late: UInt64, entry: Delayed)] = []
         delayed.removeAll { entry in
-            guard entry.deadline <= reading(entry.clock) else { return false }
-            due.append(entry)
+            let current = reading(entry.clock)
+            guard entry.deadline <= current else { return false }
+            due.append((current - entry.deadline, entry))
             return true
         }
-        due.sort { ($0.deadline, $0.order) < ($1.deadline, $1.order) }
-        return due.map { push($0.job) }.filter { $0 != .none }
+        due.sort { ($1.late, $0.entry.order) < ($0.late, $1.entry.order) }
+        return due.map { push($0.entry.job) }.filter { $0 != .none }
     }
 
     /// How long the timer thread may wait before a delayed job is due, in nanoseconds; nil
