@@ -34,10 +34,10 @@ package final class WorkerPoolExecutor: TaskExecutor, SchedulingExecutor, @unche
         self.name = name
     }
 
-    /// As many workers as processors online, at least 4: the jobs of routectl are short,
-    /// and a few threads to spare cost nothing while they sleep.
+    /// As many workers as processors online (at least 2), the width of libdispatch's pool:
+    /// more made route changes cost more context switches and CPU, not less.
     package static func forThisMachine(name: String) -> WorkerPoolExecutor {
-        WorkerPoolExecutor(width: max(4, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))), name: name)
+        WorkerPoolExecutor(width: max(2, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))), name: name)
     }
 
     /// Runs `job` on a worker, as soon as one is free.
