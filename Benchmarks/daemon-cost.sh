@@ -7,7 +7,8 @@
 # read` script (bash and pactl).
 #
 # Usage: Benchmarks/daemon-cost.sh [pulseaudio|pipewire] [IDLE_SECONDS] [ROUTE_CHANGES]
-# Needs the release builds: swift build -c release --product routectl --product routekit-sandbox
+# Needs the release builds, one command each (SwiftPM builds only the last --product named):
+#   swift build -c release --product routectl && swift build -c release --product routekit-sandbox
 set -euo pipefail
 cd "$(dirname "$0")/.."
 kind=${1:-pulseaudio}

@@ -1,0 +1,178 @@
+@_spi(ExperimentalScheduling) import _Concurrency
+import Glibc
+
+/// routectl's global concurrent executor: a few worker threads of its own, and a timer thread
+/// for delayed jobs (`Task.sleep`), that all sleep on condition variables with no timeout
+/// while there is nothing to do. An idle `routectl daemon` thus wakes for nothing.
+///
+/// Swift's default executor on Linux runs jobs on libdispatch's global queues, whose first
+/// worker arms a one-second timer (libdispatch's worker-pool monitor) that fires for the rest
+/// of the process's life: the idle daemon's 60 wake-ups a minute. ``RouteCtlExecutors``
+/// installs this one instead, in the `routectl` executable only.
+///
+/// Workers start when jobs come and every worker is busy, up to ``width``, and never end.
+/// Unlike libdispatch's pool this one never grows past its width when jobs block, so jobs
+/// must not block (Swift concurrency's rule anyway). Threads block every asynchronous signal,
+/// as libdispatch's do: `routectl daemon` receives SIGTERM and SIGHUP through libdispatch's
+/// signalfd, which only sees signals no thread accepts. Delayed jobs wait on the monotonic
+/// clock: a `ContinuousClock` deadline that falls while the machine sleeps runs at most that
+/// long after it. Priorities are not honoured: jobs run first queued, first run.
+///
+/// `@unchecked Sendable`: `state` is only touched with `lock` held.
+package final class WorkerPoolExecutor: TaskExecutor, SchedulingExecutor, @unchecked Sendable {
+    private let lock = PoolLock()
+    private var state: PoolState<UnownedJob>
+    private let name: String
+
+    /// The most worker threads the pool starts.
+    package var width: Int { state.width }
+
+    /// A pool of at most `width` workers, whose threads are called `name` (15 bytes at most
+    /// show).
+    package init(width: Int, name: String) {
+        state = PoolState(width: width)
+        self.name = name
+    }
+
+    /// As many workers as processors online (at least 2), the width of libdispatch's pool:
+    /// more made route changes cost more context switches and CPU, not less.
+    package static func forThisMachine(name: String) -> WorkerPoolExecutor {
+        WorkerPoolExecutor(width: max(2, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))), name: name)
+    }
+
+    /// Runs `job` on a worker, as soon as one is free.
+    package func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        let wake = lock.withLock { state.push(job) }
+        perform(wake)
+    }
+
+    /// Runs `job` on a worker once `delay` has passed on `clock` (a `ContinuousClock` or a
+    /// `SuspendingClock`, as `Task.sleep` uses; another clock counts as a continuous one).
+    package func enqueue<C: Clock>(_ job: consuming ExecutorJob, after delay: C.Duration,
+                                   tolerance: C.Duration?, clock: C) {
+        let kind = Self.kind(of: clock)
+        schedule(UnownedJob(job), in: Self.nanoseconds(delay), on: kind)
+    }
+
+    /// Runs `job` on a worker once `clock` reads `instant`.
+    package func enqueue<C: Clock>(_ job: consuming ExecutorJob, at instant: C.Instant,
+                                   tolerance: C.Duration?, clock: C) {
+        let kind = Self.kind(of: clock)
+        schedule(UnownedJob(job), in: Self.nanoseconds(clock.now.duration(to: instant)), on: kind)
+    }
+
+    private func schedule(_ job: UnownedJob, in nanoseconds: UInt64, on clock: PoolClock) {
+        let deadline = Self.now(clock).addingReportingOverflow(nanoseconds)
+        let wake = lock.withLock {
+            state.schedule(job, at: deadline.overflow ? .max : deadline.partialValue, on: clock, now: Self.now)
+        }
+        perform(wake)
+    }
+
+    private func perform(_ wake: PoolWake) {
+        switch wake {
+        case .none: break
+        case .worker: lock.signal(.work)
+        case .timer: lock.signal(.timer)
+        case .newWorker: startThread(named: name) { $0.runWorker() }
+        case .newTimer: startThread(named: name + "-timer") { $0.runTimer() }
+        }
+    }
+
+    /// A worker's life: runs jobs, and sleeps while there are none.
+    private func runWorker() -> Never {
+        let executor = asUnownedTaskExecutor()
+        while true {
+            let job = lock.withLock { () -> UnownedJob in
+                while true {
+                    if let job = state.pop() { return job }
+                    state.workerWillSleep()
+                    lock.wait(on: .work)
+                    state.workerDidWake()
+                }
+            }
+            job.runSynchronously(on: executor)
+        }
+    }
+
+    /// The timer thread's life: moves due jobs to the workers, and sleeps until the next
+    /// deadline, or until woken when there is none.
+    private func runTimer() -> Never {
+        while true {
+            let wakes = lock.withLock { () -> [PoolWake] in
+                while true {
+                    let wakes = state.releaseDue(now: Self.now)
+                    if !wakes.isEmpty { return wakes }
+                    lock.wait(on: .timer, nanoseconds: state.nextTimeout(now: Self.now))
+                }
+            }
+            wakes.forEach(perform)
+        }
+    }
+
+    /// Starts a detached thread that runs `body` with every asynchronous signal blocked.
+    private func startThread(named name: String, _ body: @escaping @Sendable (WorkerPoolExecutor) -> Never) {
+        let start = ThreadStart(executor: self, name: name, body: body)
+        var thread = pthread_t()
+        let result = pthread_create(&thread, nil, { context in
+            let start = Unmanaged<ThreadStart>.fromOpaque(context!).takeRetainedValue()
+            var signals = sigset_t()
+            sigfillset(&signals)
+            for synchronous in [SIGILL, SIGTRAP, SIGABRT, SIGFPE, SIGBUS, SIGSEGV, SIGSYS, SIGPIPE, SIGPROF] {
+                sigdelset(&signals, synchronous)
+            }
+            pthread_sigmask(SIG_BLOCK, &signals, nil)
+            nameThisThread(start.name)
+            start.body(start.executor)
+        }, Unmanaged.passRetained(start).toOpaque())
+        precondition(result == 0, "routectl: cannot start a thread (pthread_create: \(result))")
+        pthread_detach(thread)
+    }
+
+    /// Nanoseconds on `clock`'s Linux clock.
+    private static func now(_ clock: PoolClock) -> UInt64 {
+        var reading = timespec()
+        clock_gettime(clock == .continuous ? CLOCK_BOOTTIME : CLOCK_MONOTONIC, &reading)
+        return UInt64(reading.tv_sec) * 1_000_000_000 + UInt64(reading.tv_nsec)
+    }
+
+    private static func kind<C: Clock>(of clock: C) -> PoolClock {
+        clock is SuspendingClock ? .suspending : .continuous
+    }
+
+    /// `duration` in nanoseconds, 0 when negative; a clock whose durations are not
+    /// `Swift.Duration` is not one routectl uses.
+    private static func nanoseconds<D>(_ duration: D) -> UInt64 {
+        guard let duration = duration as? Duration else {
+            preconditionFailure("routectl's executor schedules on clocks measured in Duration only, not \(D.self)")
+        }
+        guard duration > .zero else { return 0 }
+        let (seconds, attoseconds) = duration.components
+        let (whole, overflow) = UInt64(seconds).multipliedReportingOverflow(by: 1_000_000_000)
+        return overflow ? .max : whole.addingReportingOverflow(UInt64(attoseconds / 1_000_000_000)).partialValue
+    }
+}
+
+/// Names the calling thread (what `top -H`, `perf` and /proc show), through
+/// /proc/thread-self/comm: Glibc's module leaves out `pthread_setname_np`.
+private func nameThisThread(_ name: String) {
+    let descriptor = open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { return }
+    defer { close(descriptor) }
+    let bytes = Array(name.utf8.prefix(15))
+    _ = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+}
+
+/// What a new thread needs, passed through `pthread_create`'s context pointer.
+private final class ThreadStart: Sendable {
+    let executor: WorkerPoolExecutor
+    let name: String
+    let body: @Sendable (WorkerPoolExecutor) -> Never
+
+    init(executor: WorkerPoolExecutor, name: String, body: @escaping @Sendable (WorkerPoolExecutor) -> Never) {
+        self.executor = executor
+        self.name = name
+        self.body = body
+    }
+}
