@@ -212,6 +212,19 @@ struct EngineLoop: Sendable {
         }
     }
 
+    /// Decides on `change` (removals, and what came with them) without waiting for the
+    /// lookups under way, and performs the actions at once; both are then empty.
+    private mutating func actOnRemovals(_ change: inout DeviceTracker.Change, actions: inout [RouteAction]) async {
+        logger.trace("removal acted on before the lookups' answers",
+                     metadata: ["removed": "\(change.devices.removed.map(\.rawValue).sorted())"])
+        clock.lookedUp = .now
+        actions += decide(on: change)
+        clock.decided = .now
+        change = DeviceTracker.Change()
+        await perform(actions)
+        actions = []
+    }
+
     private static func answers(to round: DeviceTracker.LookupRound, from server: any AudioServer) async
         -> Result<DeviceTracker.LookupAnswers, any Error> {
         do {
@@ -235,6 +248,10 @@ struct EngineLoop: Sendable {
         return await withTaskGroup(of: Arrival.self) { group in
             group.addTask { .answers(await Self.answers(to: lookups, from: server)) }
             group.addTask { .batch(await queue.nextBatch()) }
+            if !change.devices.removed.isEmpty {
+                // The batch itself removed a device (the default's, as the server moved it).
+                await actOnRemovals(&change, actions: &actions)
+            }
             var answers: Result<DeviceTracker.LookupAnswers, any Error>?
             while answers == nil, let arrival = await group.next() {
                 switch arrival {
@@ -253,16 +270,9 @@ struct EngineLoop: Sendable {
                     }
                     let removed = tracker.applyRemovals(events, during: &round)
                     if !removed.isEmpty {
-                        logger.trace("removal acted on before the lookups' answers",
-                                     metadata: ["removed": "\(removed.devices.removed.map(\.rawValue).sorted())"])
                         // What the first batch removed is decided on with it.
                         change.devices.merge(removed.devices)
-                        clock.lookedUp = .now
-                        actions += decide(on: change)
-                        clock.decided = .now
-                        change = DeviceTracker.Change()
-                        await perform(actions)
-                        actions = []
+                        await actOnRemovals(&change, actions: &actions)
                     }
                     group.addTask { .batch(await queue.nextBatch()) }
                 }
