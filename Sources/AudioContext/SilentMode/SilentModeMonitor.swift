@@ -11,6 +11,10 @@ public struct SilentModeMonitor: Sendable {
     let server: any AudioServer
     let logger: Logger
 
+    /// How long a read waits after the event that asks for it: long enough for a route
+    /// switch the same event causes (about a millisecond) to be done first.
+    static let readDelay = Duration.milliseconds(5)
+
     /// A monitor of `server`; `logger` hears of reads that fail.
     public init(server: any AudioServer, logger: Logger) {
         self.server = server
@@ -68,6 +72,9 @@ public struct SilentModeChanges: AsyncSequence, Sendable {
                     state = .unknown
                 case .subscription(let change):
                     guard matters(change) else { continue }
+                    // A plug or unplug is first the route's business: the read waits until
+                    // the switch it may cause is done, rather than keep the server busy then.
+                    try? await Task.sleep(for: SilentModeMonitor.readDelay)
                     state = await read()
                 }
                 if state != last { return remember(state) }
@@ -80,12 +87,15 @@ public struct SilentModeChanges: AsyncSequence, Sendable {
             return state
         }
 
-        /// Whether `change` can change the answer: the defaults, a sink listed or unlisted
-        /// (the default may name one not listed yet), the default sink itself.
+        /// Whether `change` can change the answer: the defaults, the default sink itself, and
+        /// a new sink while the default names none that is listed. Another sink coming or
+        /// going cannot: if it becomes the default, the server says so. (Reading the whole
+        /// list at every plug would put this monitor's requests ahead of the route's switch on
+        /// a connection it shares with the engine.)
         private func matters(_ change: SubscriptionEvent) -> Bool {
             switch change.facility {
             case .server: true
-            case .sink: change.kind != .change || change.index == sinkIndex
+            case .sink: change.index == sinkIndex || (change.kind == .new && sinkIndex == nil)
             default: false
             }
         }

@@ -24,6 +24,14 @@ extension MediaGuard {
                         case .sinkInput: queue.push(.streamRemoved(change.index, order: place))
                         default: break
                         }
+                    } else if change.facility == .sink, change.kind == .new {
+                        // A new sink matters only once media plays on it: its read waits until
+                        // the switch its arrival may cause is done, rather than keep the server
+                        // busy then.
+                        lookups.addTask { [place] in
+                            try? await Task.sleep(for: Self.newSinkReadDelay)
+                            await self.read(change, place: place, into: queue)
+                        }
                     } else if [.sink, .sinkInput, .server].contains(change.facility) {
                         lookups.addTask { [place] in await self.read(change, place: place, into: queue) }
                     }
@@ -31,6 +39,11 @@ extension MediaGuard {
             }
         }
     }
+
+    /// How long the read of a new sink waits: long enough for the route switch its arrival
+    /// may cause (about a millisecond) to be done first. Changes (a jack pulled) and the
+    /// default are read at once: muting depends on them.
+    static let newSinkReadDelay = Duration.milliseconds(5)
 
     private func read(_ change: SubscriptionEvent, place: UInt64, into queue: InputQueue<MediaInput>) async {
         do {
