@@ -180,8 +180,8 @@ final class Trap: Sendable {
     }
 }
 
-/// A real connection with a ``Trap`` in front of two of its requests.
-struct InterposingServer: AudioServer {
+/// A real connection with a ``Trap`` in front of its default-sink request.
+struct InterposingServer: ForwardingServer {
     let base: PulseClient
     let trap: Trap
 
@@ -190,28 +190,4 @@ struct InterposingServer: AudioServer {
         try await base.setDefaultSink(sink)
         try await trap.afterSetDefaultSink(sink)
     }
-    func sinkInputs() async throws -> [SinkInputInfo] { try await base.sinkInputs() }
-
-    func serverInfo() async throws -> ServerInfo { try await base.serverInfo() }
-
-    func sinks() async throws -> [SinkInfo] { try await base.sinks() }
-    func sources() async throws -> [SourceInfo] { try await base.sources() }
-    func cards() async throws -> [CardInfo] { try await base.cards() }
-    func sink(at index: UInt32) async throws -> SinkInfo? { try await base.sink(at: index) }
-    func source(at index: UInt32) async throws -> SourceInfo? { try await base.source(at: index) }
-    func card(at index: UInt32) async throws -> CardInfo? { try await base.card(at: index) }
-    func sourceOutputs() async throws -> [SourceOutputInfo] { try await base.sourceOutputs() }
-    func sinkInput(at index: UInt32) async throws -> SinkInputInfo? { try await base.sinkInput(at: index) }
-    func sourceOutput(at index: UInt32) async throws -> SourceOutputInfo? { try await base.sourceOutput(at: index) }
-    func events() -> AsyncStream<PulseEvent> { base.events() }
-    func setDefaultSource(_ source: String) async throws { try await base.setDefaultSource(source) }
-    func resetDefaultSink() async throws { try await base.resetDefaultSink() }
-    func resetDefaultSource() async throws { try await base.resetDefaultSource() }
-    func moveSinkInput(_ sinkInput: UInt32, toSink sink: String) async throws { try await base.moveSinkInput(sinkInput, toSink: sink) }
-    func moveSourceOutput(_ sourceOutput: UInt32, toSource source: String) async throws {
-        try await base.moveSourceOutput(sourceOutput, toSource: source)
-    }
-    func setSinkPort(_ sink: String, port: String) async throws { try await base.setSinkPort(sink, port: port) }
-    func setSourcePort(_ source: String, port: String) async throws { try await base.setSourcePort(source, port: port) }
-    func setCardProfile(_ card: String, profile: String) async throws { try await base.setCardProfile(card, profile: profile) }
 }

@@ -47,17 +47,17 @@ struct RemovalBeforeLookupsTests {
 
 /// A ``SimulatedServer`` whose `serverInfo()` answers can be held back, and which records
 /// the default sinks it is asked for while they are.
-final class HeldAnswersServer: AudioServer, Sendable {
+final class HeldAnswersServer: ForwardingServer, Sendable {
     private struct Hold {
         var isHolding = false
         var waiting: [CheckedContinuation<Void, Never>] = []
         var requests: RecordedEvents<String>?
     }
 
-    let inner: SimulatedServer
+    let base: SimulatedServer
     private let hold = Mutex(Hold())
 
-    init(_ inner: SimulatedServer) { self.inner = inner }
+    init(_ base: SimulatedServer) { self.base = base }
 
     /// Holds `serverInfo()` answers from now on; returns the default sinks asked for meanwhile.
     func holdServerInfo() async -> RecordedEvents<String> {
@@ -92,34 +92,11 @@ final class HeldAnswersServer: AudioServer, Sendable {
             }
             if !held { continuation.resume() }
         }
-        return try await inner.serverInfo()
+        return try await base.serverInfo()
     }
 
     func setDefaultSink(_ sink: String) async throws {
-        try await inner.setDefaultSink(sink)
+        try await base.setDefaultSink(sink)
         if let requests = hold.withLock({ $0.requests }) { await requests.append(sink) }
     }
-
-    func sinks() async throws -> [SinkInfo] { try await inner.sinks() }
-    func sources() async throws -> [SourceInfo] { try await inner.sources() }
-    func cards() async throws -> [CardInfo] { try await inner.cards() }
-    func sink(at index: UInt32) async throws -> SinkInfo? { try await inner.sink(at: index) }
-    func source(at index: UInt32) async throws -> SourceInfo? { try await inner.source(at: index) }
-    func card(at index: UInt32) async throws -> CardInfo? { try await inner.card(at: index) }
-    func sinkInputs() async throws -> [SinkInputInfo] { try await inner.sinkInputs() }
-    func sourceOutputs() async throws -> [SourceOutputInfo] { try await inner.sourceOutputs() }
-    func sinkInput(at index: UInt32) async throws -> SinkInputInfo? { try await inner.sinkInput(at: index) }
-    func sourceOutput(at index: UInt32) async throws -> SourceOutputInfo? { try await inner.sourceOutput(at: index) }
-    func events() -> AsyncStream<PulseEvent> { inner.events() }
-    func observeEvents(_ handler: @escaping @Sendable (PulseEvent?) -> Void) -> EventObservation { inner.observeEvents(handler) }
-    func setDefaultSource(_ source: String) async throws { try await inner.setDefaultSource(source) }
-    func resetDefaultSink() async throws { try await inner.resetDefaultSink() }
-    func resetDefaultSource() async throws { try await inner.resetDefaultSource() }
-    func moveSinkInput(_ sinkInput: UInt32, toSink sink: String) async throws { try await inner.moveSinkInput(sinkInput, toSink: sink) }
-    func moveSourceOutput(_ sourceOutput: UInt32, toSource source: String) async throws {
-        try await inner.moveSourceOutput(sourceOutput, toSource: source)
-    }
-    func setSinkPort(_ sink: String, port: String) async throws { try await inner.setSinkPort(sink, port: port) }
-    func setSourcePort(_ source: String, port: String) async throws { try await inner.setSourcePort(source, port: port) }
-    func setCardProfile(_ card: String, profile: String) async throws { try await inner.setCardProfile(card, profile: profile) }
 }

@@ -1,0 +1,38 @@
+import PulseAudio
+import RouteKit
+
+/// An ``AudioServer`` that passes every request to `base`: a test's server in front of a
+/// real or simulated one implements only the requests it changes. Its events come through
+/// `events()`, and the manager's loop runs on the global executor (`AudioServer`'s own
+/// defaults), so that what the test does inside a request never runs on libpulse's thread.
+protocol ForwardingServer: AudioServer {
+    associatedtype Base: AudioServer
+    /// The server that answers.
+    var base: Base { get }
+}
+
+extension ForwardingServer {
+    func serverInfo() async throws -> ServerInfo { try await base.serverInfo() }
+    func sinks() async throws -> [SinkInfo] { try await base.sinks() }
+    func sources() async throws -> [SourceInfo] { try await base.sources() }
+    func cards() async throws -> [CardInfo] { try await base.cards() }
+    func sink(at index: UInt32) async throws -> SinkInfo? { try await base.sink(at: index) }
+    func source(at index: UInt32) async throws -> SourceInfo? { try await base.source(at: index) }
+    func card(at index: UInt32) async throws -> CardInfo? { try await base.card(at: index) }
+    func sinkInputs() async throws -> [SinkInputInfo] { try await base.sinkInputs() }
+    func sourceOutputs() async throws -> [SourceOutputInfo] { try await base.sourceOutputs() }
+    func sinkInput(at index: UInt32) async throws -> SinkInputInfo? { try await base.sinkInput(at: index) }
+    func sourceOutput(at index: UInt32) async throws -> SourceOutputInfo? { try await base.sourceOutput(at: index) }
+    func events() -> AsyncStream<PulseEvent> { base.events() }
+    func setDefaultSink(_ sink: String) async throws { try await base.setDefaultSink(sink) }
+    func setDefaultSource(_ source: String) async throws { try await base.setDefaultSource(source) }
+    func resetDefaultSink() async throws { try await base.resetDefaultSink() }
+    func resetDefaultSource() async throws { try await base.resetDefaultSource() }
+    func moveSinkInput(_ sinkInput: UInt32, toSink sink: String) async throws { try await base.moveSinkInput(sinkInput, toSink: sink) }
+    func moveSourceOutput(_ sourceOutput: UInt32, toSource source: String) async throws {
+        try await base.moveSourceOutput(sourceOutput, toSource: source)
+    }
+    func setSinkPort(_ sink: String, port: String) async throws { try await base.setSinkPort(sink, port: port) }
+    func setSourcePort(_ source: String, port: String) async throws { try await base.setSourcePort(source, port: port) }
+    func setCardProfile(_ card: String, profile: String) async throws { try await base.setCardProfile(card, profile: profile) }
+}
