@@ -305,10 +305,17 @@ final class LiveManagerRig: Sendable {
     @discardableResult
     func plug(_ device: ConventionDevice) async throws -> UInt32 {
         let index = try await loadQuickly(device)
-        try await waitUntil("\(device) listed", observer: observer) { [observer] in
-            guard try await observer.sink(named: device.name) != nil else { return false }
-            guard device.hasMicrophone else { return true }
-            return try await observer.source(named: device.microphoneName) != nil
+        // Listed with the properties it was loaded with, on the observer's connection and, while
+        // the manager is not running, on the manager's: pipewire-pulse keeps a view of the
+        // graph per client, and a manager starting on a connection whose view lags would not
+        // yet see the device. (A running manager follows its own connection's events.)
+        for client in manager.isRunning ? [observer] : [observer, managerClient] {
+            try await waitUntil("\(device) listed", observer: client) {
+                guard let sink = try await client.sink(named: device.name),
+                      device.properties.allSatisfy({ sink.properties[$0.key] == $0.value }) else { return false }
+                guard device.hasMicrophone else { return true }
+                return try await client.source(named: device.microphoneName) != nil
+            }
         }
         return index
     }
