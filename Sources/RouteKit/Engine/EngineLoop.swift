@@ -57,12 +57,8 @@ struct EngineLoop: Sendable {
                 batch = next
             }
             guard !Task.isCancelled else {
-                // Stopping: a batch taken as the stop came is not acted on, but its commands
-                // still change what the next run keeps, and their callers are let go.
-                for case .command(let command, let ticket) in batch {
-                    _ = core.machine { $0.handle(command, now: .now) }
-                    ticket.punch()
-                }
+                // Stopping: a batch taken as the stop came is not acted on.
+                settleUnhandled(batch)
                 break
             }
             logger.trace("batch", metadata: ["inputs": "\(batch.count)"])
@@ -70,6 +66,17 @@ struct EngineLoop: Sendable {
         }
         for ticket in tickets { ticket.punch() }
         tickets.removeAll()
+        settleUnhandled(carried)
+        carried.removeAll()
+    }
+
+    /// Inputs the loop will not act on (it is ending): their commands still change what the
+    /// next run keeps, and their callers are let go.
+    private func settleUnhandled(_ inputs: [EngineInput]) {
+        for case .command(let command, let ticket) in inputs {
+            _ = core.machine { $0.handle(command, now: .now) }
+            ticket.punch()
+        }
     }
 
     /// One wake's work. False when the loop must end.
@@ -101,6 +108,9 @@ struct EngineLoop: Sendable {
                     becameReady = false
                 }
             case .serverGone:
+                // No turn comes after this one: the batch's commands change what the next run
+                // keeps, and their callers are let go.
+                settleUnhandled(batch)
                 return false
             case .command(let command, let ticket):
                 commands.append((command, ticket))
