@@ -57,13 +57,14 @@ struct IntrospectionTests {
             defer { player.stop() }
             let recorder = try await StreamProcess(on: server, .record, device: "speaker.monitor")
             defer { recorder.stop() }
-            // Both streams there and linked: pipewire-pulse lists a stream before WirePlumber has
-            // linked it to a sink (its sink is PA_INVALID_INDEX until then).
-            try await waitUntil("both pacat streams, linked", observer: observer) {
-                let inputs = try await observer.sinkInputs()
-                let outputs = try await observer.sourceOutputs()
+            // Both streams there and linked, as the connection under test sees them:
+            // pipewire-pulse lists a stream before WirePlumber has linked it (its sink or source
+            // is PA_INVALID_INDEX until then), and keeps a view of the graph per client.
+            try await waitUntil("both pacat streams, linked", observer: client) {
+                let inputs = try await client.sinkInputs()
+                let outputs = try await client.sourceOutputs()
                 return inputs.contains { $0.properties["media.role"] == "music" && $0.sink != UInt32.max }
-                    && outputs.contains { $0.properties["application.process.id"] == "\(recorder.processID)" }
+                    && outputs.contains { $0.properties["application.process.id"] == "\(recorder.processID)" && $0.source != UInt32.max }
             }
 
             let speakerIndex = try #require(try await client.sink(named: "speaker")?.index)
