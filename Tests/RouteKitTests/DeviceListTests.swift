@@ -81,6 +81,11 @@ struct DeviceListTests {
         try await withList(kind) { server, client, list in
             _ = try await server.loadNullSink(name: "builtin", properties: Self.conventions[3].properties)
             _ = try await server.loadNullSink(name: "bt_headset", properties: Self.conventions[0].properties)
+            // Listed on the list's own connection before it is named there: pipewire-pulse
+            // answers a load before the sink is listed, and keeps a view per client.
+            try await waitUntil("both listed", list: list) { devices in
+                devices.contains { $0.id == "bt_headset" } && devices.contains { $0.id == "builtin" }
+            }
             try await client.setDefaultSink("bt_headset")
             try await waitUntil("bt_headset active", list: list) { devices in
                 devices.first { $0.id == "bt_headset" }?.isActive == true
