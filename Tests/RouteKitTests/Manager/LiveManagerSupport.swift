@@ -365,20 +365,25 @@ final class LiveManagerRig: Sendable {
     func play(on device: ConventionDevice, role: String? = nil) async throws -> StreamProcess {
         let stream = try await StreamProcess(on: server, .playback, device: device.name,
                                        properties: role.map { ["media.role": $0] } ?? [:])
-        try await waitUntil("pacat #\(stream.processID) playing on \(device)", observer: observer) {
-            try await self.sinkName(of: stream) == device.name
+        // Playing there as both the observer's connection and the manager's see it
+        // (pipewire-pulse keeps a view per client; media pausing reads on the manager's).
+        for client in [observer, managerClient] {
+            try await waitUntil("pacat #\(stream.processID) playing on \(device)", observer: client) {
+                try await self.sinkName(of: stream, on: client) == device.name
+            }
         }
         return stream
     }
 
-    /// The sink `stream` plays on now, as the observer reads it (nil: no such stream, or not
-    /// on a sink yet).
-    func sinkName(of stream: StreamProcess) async throws -> String? {
+    /// The sink `stream` plays on now, as the observer (or `client`) reads it (nil: no such
+    /// stream, or not on a sink yet).
+    func sinkName(of stream: StreamProcess, on client: PulseClient? = nil) async throws -> String? {
+        let client = client ?? observer
         let pid = String(stream.processID)
-        guard let input = try await observer.sinkInputs().first(where: { $0.properties["application.process.id"] == pid }) else {
+        guard let input = try await client.sinkInputs().first(where: { $0.properties["application.process.id"] == pid }) else {
             return nil
         }
-        return try await observer.sinks().first { $0.index == input.sink }?.name
+        return try await client.sinks().first { $0.index == input.sink }?.name
     }
 
     /// Starts `pacat` recording from `device`'s microphone, optionally with a `media.role`, and
