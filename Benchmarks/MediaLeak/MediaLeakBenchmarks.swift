@@ -107,21 +107,13 @@ enum MediaLeakBenchmarks {
         report("## \(rig.server.kind): \(info.serverName) \(info.serverVersion)")
         for line in try await RenderPeriod.describe(rig) { report(line) }
 
-        let switchers: [any LeakSwitcher] = [NoSwitcher(), GuardSwitcher(), PlayerSwitcher(wave: rig.waveFile)]
+        let switchers: [any LeakSwitcher] = [NoSwitcher(), GuardSwitcher(), GuardSwitcher(mpvPlaying: rig.waveFile)]
         var rounds: [String: [LeakRound]] = [:]
         // One warm-up round each (not counted), then the rounds interleaved: each switcher is
         // started for its round and stopped after it, so that none runs during another's.
         for pass in 0...rig.options.rounds {
             for switcher in switchers {
-                try await switcher.start(rig)
-                let round: LeakRound
-                do {
-                    round = try await rig.round(switcher)
-                } catch {
-                    await switcher.stop()
-                    throw error
-                }
-                await switcher.stop()
+                let round = try await switcher.running(rig) { try await rig.round(switcher) }
                 // Progress on standard error: a run takes minutes.
                 FileHandle.standardError.write(Data("\(rig.server.kind) round \(pass) \(switcher.name): \(round.leaked) ms\n".utf8))
                 if pass > 0 { rounds[switcher.name, default: []].append(round) }
