@@ -3,7 +3,12 @@ import Synchronization
 /// Hands every event to every live observer: ``PulseClient/events()`` streams and
 /// ``PulseClient/observeEvents(_:)`` handlers. Streams buffer without bound, so a slow consumer
 /// loses nothing; a stream leaves when its consumer stops iterating, a handler when its
-/// ``EventObservation`` is cancelled. Package-wide, so that the simulated server's events
+/// ``EventObservation`` is cancelled.
+///
+/// Handlers get each event before any stream does, each group in the order it registered:
+/// a handler is the latency-critical path (the route engine's loop on the same thread), while
+/// feeding a stream whose consumer waits wakes a thread of the consumer's executor, which
+/// would otherwise come first and compete with the switch for the CPU. Package-wide, so that the simulated server's events
 /// reach observers exactly as the client's do.
 package final class EventBroadcaster: Sendable {
     /// An observer gets each event, then nil once the broadcaster finishes.
@@ -11,8 +16,17 @@ package final class EventBroadcaster: Sendable {
 
     private struct Observers {
         var nextID = 0
-        var live: [Int: Observer] = [:]
+        /// Handlers, then streams; each in registration order.
+        var handlers: [(id: Int, observer: Observer)] = []
+        var streams: [(id: Int, observer: Observer)] = []
         var isFinished = false
+
+        var all: [Observer] { handlers.map(\.observer) + streams.map(\.observer) }
+
+        mutating func remove(_ id: Int) {
+            handlers.removeAll { $0.id == id }
+            streams.removeAll { $0.id == id }
+        }
     }
 
     private let observers = Mutex(Observers())
@@ -23,7 +37,7 @@ package final class EventBroadcaster: Sendable {
     /// A new stream that receives every event from now on.
     package func makeStream() -> AsyncStream<PulseEvent> {
         let (stream, continuation) = AsyncStream.makeStream(of: PulseEvent.self, bufferingPolicy: .unbounded)
-        let observation = observe { event in
+        let observation = register(isStream: true) { event in
             if let event { continuation.yield(event) } else { continuation.finish() }
         }
         continuation.onTermination = { _ in observation.cancel() }
@@ -34,10 +48,19 @@ package final class EventBroadcaster: Sendable {
     /// `PulseClient`, libpulse's loop thread: the observer must return quickly and never call
     /// back into the client), then with nil once the broadcaster finishes.
     package func observe(_ observer: @escaping Observer) -> EventObservation {
+        register(isStream: false, observer)
+    }
+
+    /// Registers `observer` as a stream's feed (`isStream`, heard after every handler) or as a handler.
+    func register(isStream: Bool, _ observer: @escaping Observer) -> EventObservation {
         let id: Int? = observers.withLock { state in
             guard !state.isFinished else { return nil }
             defer { state.nextID += 1 }
-            state.live[state.nextID] = observer
+            if isStream {
+                state.streams.append((state.nextID, observer))
+            } else {
+                state.handlers.append((state.nextID, observer))
+            }
             return state.nextID
         }
         guard let id else {
@@ -45,7 +68,7 @@ package final class EventBroadcaster: Sendable {
             return EventObservation {}
         }
         return EventObservation { [weak self] in
-            self?.observers.withLock { _ = $0.live.removeValue(forKey: id) }
+            self?.observers.withLock { $0.remove(id) }
         }
     }
 
@@ -64,15 +87,18 @@ package final class EventBroadcaster: Sendable {
 
     /// Every observer, copied out so that none is called under the lock.
     private func liveObservers() -> [Observer] {
-        observers.withLock { Array($0.live.values) }
+        observers.withLock { $0.all }
     }
 
     /// Ends every observer; later ones end at once.
     package func finish() {
         let ended = observers.withLock { state in
             state.isFinished = true
-            defer { state.live.removeAll() }
-            return Array(state.live.values)
+            defer {
+                state.handlers.removeAll()
+                state.streams.removeAll()
+            }
+            return state.all
         }
         for observer in ended { observer(nil) }
     }
