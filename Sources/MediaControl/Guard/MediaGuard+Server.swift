@@ -1,12 +1,15 @@
 import PulseAudio
 import RouteKit
+import Synchronization
 
 extension MediaGuard {
     /// Follows the server's sinks, streams and default: removals are passed on at once (they
-    /// are what exposes a stream, and need no reading), appearances and changes once read,
-    /// each read running beside the others so that none waits behind another.
+    /// are what exposes a stream, and need no reading), streams and the sinks media plays on
+    /// are read at once, each read beside the others so that none waits behind another, and
+    /// the rest a moment later (``ServerReading``).
     func followServer(into queue: InputQueue<MediaInput>) async {
         let events = server.events()
+        let quiet = QuietReads()
         await readEverything(into: queue)
         await withDiscardingTaskGroup { lookups in
             var place: UInt64 = 0
@@ -18,32 +21,33 @@ extension MediaGuard {
                 case .connectionStateChanged:
                     break
                 case .subscription(let change):
-                    if change.kind == .remove {
-                        switch change.facility {
-                        case .sink: queue.push(.sinkRemoved(change.index, order: place))
-                        case .sinkInput: queue.push(.streamRemoved(change.index, order: place))
-                        default: break
-                        }
-                    } else if change.facility == .sink, change.kind == .new {
-                        // A new sink matters only once media plays on it: its read waits until
-                        // the switch its arrival may cause is done, rather than keep the server
-                        // busy then.
-                        lookups.addTask { [place] in
-                            try? await Task.sleep(for: Self.newSinkReadDelay)
-                            await self.read(change, place: place, into: queue)
-                        }
-                    } else if [.sink, .sinkInput, .server].contains(change.facility) {
+                    switch ServerReading.of(change, playingSinks: playingSinks.withLock { $0 }) {
+                    case .removal?:
+                        queue.push(change.facility == .sink ? .sinkRemoved(change.index, order: place)
+                                                            : .streamRemoved(change.index, order: place))
+                    case .now?:
                         lookups.addTask { [place] in await self.read(change, place: place, into: queue) }
+                    case .later?:
+                        guard quiet.add(change, place: place) else { break }
+                        lookups.addTask {
+                            try? await Task.sleep(for: Self.quietReadDelay)
+                            await withDiscardingTaskGroup { reads in
+                                for (change, place) in quiet.take() {
+                                    reads.addTask { await self.read(change, place: place, into: queue) }
+                                }
+                            }
+                        }
+                    case nil:
+                        break
                     }
                 }
             }
         }
     }
 
-    /// How long the read of a new sink waits: long enough for the route switch its arrival
-    /// may cause (about a millisecond) to be done first. Changes (a jack pulled) and the
-    /// default are read at once: muting depends on them.
-    static let newSinkReadDelay = Duration.milliseconds(5)
+    /// How long a quiet read waits (``ServerReading/later``): long enough for the route switch
+    /// the same event may cause (about a millisecond) to be done first.
+    static let quietReadDelay = Duration.milliseconds(5)
 
     private func read(_ change: SubscriptionEvent, place: UInt64, into queue: InputQueue<MediaInput>) async {
         do {

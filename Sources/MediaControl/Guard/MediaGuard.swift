@@ -19,6 +19,9 @@ public final class MediaGuard: Sendable {
     private let shared: Mutex<Shared>
 
     private let broadcast = Broadcast<MediaEvent>()
+    /// The sinks a stream plays on, as the machine last knew them: the server follower reads
+    /// their changes at once (``ServerReading``). Written by ``run()``'s loop only.
+    let playingSinks = Mutex<Set<UInt32>>([])
 
     private struct Shared {
         var settings: MediaSettings
@@ -78,6 +81,8 @@ public final class MediaGuard: Sendable {
                 if readiness.becameReady() { actions.insert(.emit(.ready), at: 0) }
                 actions += machine.tick(now: now)
                 shared.withLock { $0.paused = machine.paused.keys.sorted() }
+                let playing = machine.playingSinks
+                playingSinks.withLock { if $0 != playing { $0 = playing } }
                 await perform(actions, group: &group)
             }
             group.cancelAll()

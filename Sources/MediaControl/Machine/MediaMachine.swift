@@ -52,6 +52,12 @@ struct MediaMachine: Sendable {
         return (releases + expiries).min()
     }
 
+    /// The sinks on which a stream plays (not corked), muted or not: a change of one of them
+    /// can expose media.
+    var playingSinks: Set<UInt32> {
+        Set(streams.values.lazy.filter { !$0.isCorked }.map(\.sink))
+    }
+
     /// New settings, from the next input on.
     mutating func settingsChanged(_ settings: MediaSettings) -> [MediaAction] {
         self.settings = settings
