@@ -102,7 +102,28 @@ struct ManagerConnectionTests {
 
             await manager.stop()
             #expect(manager.state.connection == .shutDown)
-            #expect(Self.connectionChanges(await recorder.events).last == .shutDown)
+            try await recorder.waitForEvent("shut down", after: 0) { $0 == .connectionChanged(.shutDown) }
+        }
+    }
+
+    @Test("a start that cannot read the server: failed, with the error start() threw", .timeLimit(.minutes(1)),
+          arguments: SoundServerKind.allCases)
+    func startFails(kind: SoundServerKind) async throws {
+        try await SandboxServer.withServer(kind) { server in
+            let client = PulseClient(configuration: .init(server: server.serverAddress, applicationName: "routekit-late"))
+            defer { client.shutdown() }
+            try await client.connect()
+            let manager = AudioDeviceManager(server: client, preferences: [.kind(.speakerphone)], logger: LiveManagerRig.quietLogger)
+            let recorder = await RouteEventRecorder.recording(manager)
+            try await server.crash()
+            // The client reconnects meanwhile: the start's reads throw at once.
+            let thrown = await #expect(throws: PulseError.self) { try await manager.start() }
+            #expect(!manager.isRunning)
+            #expect(manager.state.connection == thrown.map(ConnectionState.failed), "\(manager.state.connection)")
+            try await recorder.waitForEvent("failed", after: 0) {
+                if case .connectionChanged(.failed) = $0 { true } else { false }
+            }
+            #expect(Self.connectionChanges(await recorder.events).map(\.name) == ["connecting", "failed"])
         }
     }
 
@@ -115,6 +136,7 @@ struct ManagerConnectionTests {
             await rig.manager.stop()
             #expect(rig.manager.state.connection == .shutDown)
             #expect(rig.manager.state.route == nil)
+            try await rig.recorder.waitForEvent("shut down", after: 0) { $0 == .connectionChanged(.shutDown) }
             #expect(Self.connectionChanges(await rig.recorder.events) == [.connecting, .ready, .shutDown])
 
             // The recorder's stream ended with the run; a new subscriber sees the next one.
