@@ -10,7 +10,8 @@ import RouteKit
 /// devices: 2 (speaker, bt_headset)
 /// input: bt_headset_mic for bt_headset (BT Headset)
 /// call audio: on
-/// server: connection lost; waiting for it to come back
+/// server: connection lost; reconnecting (attempt 1, after: Connection terminated)
+/// server: connected
 /// yielded: speaker (Speaker) after 3 overrides by another client; not taking the default back
 /// ```
 ///
@@ -31,13 +32,13 @@ enum RouteEventLine {
                 + (devices.isEmpty ? "" : " (\(devices.map { TerminalText.escaped($0.id.rawValue) }.joined(separator: ", ")))")
         case .state(let state):
             "state: route \(named(state.route)), \(state.devices.count) device\(state.devices.count == 1 ? "" : "s"), "
-                + "call audio \(state.isCallAudioActive ? "on" : "off"), \(state.isConnected ? "connected" : "not connected")"
+                + "call audio \(state.isCallAudioActive ? "on" : "off"), \(ConnectionText.short(state.connection))"
         case .inputChanged(let route):
             "input: \(TerminalText.escaped(route.input?.deviceName ?? "none")) for \(named(route))"
         case .callAudioChanged(let isActive):
             "call audio: \(isActive ? "on" : "off")"
-        case .connectionChanged(let isConnected):
-            isConnected ? "server: connected" : "server: connection lost; waiting for it to come back"
+        case .connectionChanged(let connection):
+            "server: \(ConnectionText.sentence(connection))"
         case .yielded(let device, let overrides):
             "yielded: \(named(device)) after \(overrides) overrides by another client; not taking the default back"
         }

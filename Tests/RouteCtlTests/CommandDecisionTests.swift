@@ -129,7 +129,7 @@ struct MonitorOutputTests {
 
     @Test func theFrameMarksTheRouteAndKeepsTheLastEvents() {
         var model = MonitorModel()
-        model.apply(.state(AudioRouteState(devices: [Devices.speaker], route: Devices.speaker, isConnected: true)), at: "12:00:00")
+        model.apply(.state(AudioRouteState(devices: [Devices.speaker], route: Devices.speaker, connection: .ready)), at: "12:00:00")
         #expect(model.recent.isEmpty, "the state is the starting point, not an event")
         model.apply(.devicesChanged([Devices.speaker, Devices.headset]), at: "12:00:01")
         model.apply(.routeChanged(from: Devices.speaker, to: Devices.headset, reason: .changedElsewhere), at: "12:00:02")
@@ -160,11 +160,56 @@ struct MonitorOutputTests {
         #expect((object["from"] as? [String: Any])?["kind"] as? String == "speakerphone")
         #expect(object["time"] as? String == "2023-11-14T22:13:20.250Z")
 
-        let state = try MonitorJSONEvent.line(.state(AudioRouteState(devices: [Devices.speaker], route: nil, isConnected: true)))
+        let state = try MonitorJSONEvent.line(.state(AudioRouteState(devices: [Devices.speaker], route: nil, connection: .ready)))
         let stateObject = try #require(try JSONSerialization.jsonObject(with: Data(state.utf8)) as? [String: Any])
         #expect(stateObject["route"] is NSNull)
         #expect((stateObject["devices"] as? [Any])?.count == 1)
         #expect(stateObject["connected"] as? Bool == true)
+        #expect(stateObject["connection"] as? String == "ready")
+        #expect(stateObject["attempt"] == nil && stateObject["error"] == nil, "only a reconnection has them")
+    }
+
+    @Test func theConnectionIsShownInTheClientsWords() throws {
+        let refused = PulseError(.connectionRefused, operation: "connect to the server")
+        let second = ConnectionState.reconnecting(attempt: 2, lastError: refused)
+
+        var model = MonitorModel()
+        model.apply(.state(AudioRouteState(devices: [Devices.speaker], route: Devices.speaker, connection: .ready)), at: "12:00:00")
+        model.apply(.connectionChanged(second), at: "12:00:01")
+        let plain = TerminalStyle(redrawsInPlace: true, usesColour: false)
+        let lines = MonitorFrame.lines(model, server: "s", mode: "m", style: plain, width: 120)
+        #expect(lines.contains { $0.hasSuffix("Server  reconnecting (attempt 2)") }, "\(lines)")
+        #expect(lines.contains("  12:00:01  server: connection lost; reconnecting (attempt 2, after: Connection refused)"), "\(lines)")
+        model.apply(.connectionChanged(.failed(refused)), at: "12:00:02")
+        let gaveUp = MonitorFrame.lines(model, server: "s", mode: "m", style: plain, width: 120)
+        #expect(gaveUp.contains { $0.hasSuffix("Server  failed (Connection refused)") }, "\(gaveUp)")
+        model.apply(.connectionChanged(.ready), at: "12:00:03")
+        let coloured = MonitorFrame.lines(model, server: "s", mode: "m", style: .init(redrawsInPlace: true, usesColour: true), width: 120)
+        #expect(coloured.contains { $0.hasSuffix("Server  \u{1B}[32mconnected\u{1B}[0m") }, "\(coloured)")
+
+        func object(_ event: AudioRouteEvent) throws -> [String: Any] {
+            let line = try MonitorJSONEvent.line(event)
+            return try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        }
+        let reconnecting = try object(.connectionChanged(second))
+        #expect(reconnecting["event"] as? String == "connectionChanged")
+        #expect(reconnecting["connection"] as? String == "reconnecting")
+        #expect(reconnecting["connected"] as? Bool == false)
+        #expect(reconnecting["attempt"] as? Int == 2)
+        #expect(reconnecting["error"] as? String == "Connection refused")
+        let failed = try object(.connectionChanged(.failed(refused)))
+        #expect(failed["connection"] as? String == "failed")
+        #expect(failed["attempt"] == nil)
+        #expect(failed["error"] as? String == "Connection refused")
+        let names: [ConnectionState: String] = [.idle: "idle", .connecting: "connecting", .ready: "ready", .shutDown: "shutdown"]
+        for (state, name) in names {
+            let each = try object(.connectionChanged(state))
+            #expect(each["connection"] as? String == name)
+            #expect(each["connected"] as? Bool == (state == .ready))
+        }
+        let stopped = try object(.state(AudioRouteState(connection: .shutDown)))
+        #expect(stopped["connection"] as? String == "shutdown")
+        #expect(stopped["connected"] as? Bool == false)
     }
 }
 

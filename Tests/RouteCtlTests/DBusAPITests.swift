@@ -47,6 +47,7 @@ struct DBusAPITests {
                 #expect(row("." + method)?.dropFirst().first == "method", "\(method)")
             }
             #expect(row(".Route")?.prefix(4) == [".Route", "property", "s", "\"bt_headset\""])
+            #expect(row(".Connection")?.prefix(4) == [".Connection", "property", "s", "\"ready\""])
             #expect(row(".CallAudio")?.last == "emits-change")
             #expect(row(".RouteChanged")?.prefix(3) == [".RouteChanged", "signal", "sss"])
             #expect(row(".SwitchFailed")?.prefix(3) == [".SwitchFailed", "signal", "sss"])
@@ -148,6 +149,7 @@ struct DBusAPITests {
                                                          interface: "io.github.routekit.RouteKit1", member: "Status"))
             #expect(status.first?.variantDictionaryValue?["Route"] == .string("bt_headset"))
             #expect(status.first?.variantDictionaryValue?["Connected"] == .boolean(true))
+            #expect(status.first?.variantDictionaryValue?["Connection"] == .string("ready"))
 
             _ = try await server.loadNullSink(name: "usb_headset", properties: [
                 "device.bus": "usb", "device.form_factor": "headset", "device.description": "USB Headset"])
@@ -155,6 +157,41 @@ struct DBusAPITests {
             let now = try #require(plugged.arguments.first?.arrayValue, "\(plugged)")
             let nowIDs = now.compactMap { $0.variantDictionaryValue?["id"]?.stringValue }
             #expect(nowIDs.contains("usb_headset"), "\(nowIDs)")
+            await observer.close()
+        }
+    }
+
+    @Test("the sound server SIGKILLed: Connection reads reconnecting, then ready, each change announced; the daemon's lines count the attempts",
+          arguments: SoundServerKind.allCases)
+    func serverKilled(kind: SoundServerKind) async throws {
+        try await Self.withDaemon(kind) { server, clients, daemon in
+            #expect(try await clients.property("Connection") == "s \"ready\"")
+            #expect(try await clients.property("Connected") == "b true")
+            let observer = try await clients.observer()
+            let changes = try await observer.signals(matching: DaemonContextTests.propertiesChanged)
+            @Sendable func connection(_ signal: BusSignalMessage) -> BusValue? {
+                signal.arguments.dropFirst().first?.variantDictionaryValue?["Connection"]
+            }
+
+            try await server.crash()
+            let lost = try await changes.next("PropertiesChanged: Connection reconnecting") { connection($0) != nil }
+            #expect(connection(lost) == .string("reconnecting"), "\(lost)")
+            #expect(lost.arguments.dropFirst().first?.variantDictionaryValue?["Connected"] == .boolean(false), "\(lost)")
+            _ = try await daemon.standardError.next("the first attempt") {
+                $0.hasPrefix("server: connection lost; reconnecting (attempt 1, after: ")
+            }
+            _ = try await daemon.standardError.next("the second attempt, no server to find") {
+                $0.hasPrefix("server: connection lost; reconnecting (attempt 2, after: ")
+            }
+            #expect(try await clients.property("Connection") == "s \"reconnecting\"")
+            #expect(try await clients.property("Route") == "s \"\"", "no route is named while the server is gone")
+
+            try await server.restart()
+            let back = try await changes.next("PropertiesChanged: Connection ready") { connection($0) != nil }
+            #expect(connection(back) == .string("ready"), "\(back)")
+            _ = try await daemon.standardError.next("the server back") { $0 == "server: connected" }
+            #expect(try await clients.property("Connection") == "s \"ready\"")
+            #expect(try await clients.property("Connected") == "b true")
             await observer.close()
         }
     }

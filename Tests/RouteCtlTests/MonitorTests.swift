@@ -33,6 +33,7 @@ struct MonitorTests {
             #expect(Set(Self.ids(first["devices"])) == ["speaker", "usb_headset", "bt_headset"], "\(state)")
             #expect((first["route"] as? [String: Any])?["id"] as? String == "bt_headset")
             #expect(first["connected"] as? Bool == true)
+            #expect(first["connection"] as? String == "ready")
             #expect(first["time"] is String)
 
             let plugged = try await session.server.loadNullSink(name: "bt_other", properties: [
@@ -56,6 +57,39 @@ struct MonitorTests {
             #expect(try await monitor.exitStatus() == 0, "\(monitor.standardError.lines)")
             #expect(lines.lines.allSatisfy { Self.object($0) != nil }, "every line is JSON: \(lines.lines)")
             #expect(!lines.lines.contains { Self.event("yielded", $0) })
+        }
+    }
+
+    @Test("--json tells the server's death and return: connection reconnecting with each attempt, then ready",
+          arguments: SoundServerKind.allCases)
+    func jsonConnection(kind: SoundServerKind) async throws {
+        try await RouteCtlSession.with(kind) { session in
+            let monitor = try await session.start(["monitor", "--json"])
+            let lines = monitor.standardOutput
+            _ = try await lines.next("the state") { Self.event("state", $0) }
+
+            try await session.server.crash()
+            for attempt in 1...2 {
+                let line = try await lines.next("reconnecting, attempt \(attempt)") { line in
+                    Self.event("connectionChanged", line) { $0["attempt"] as? Int == attempt }
+                }
+                let object = try #require(Self.object(line))
+                #expect(object["connection"] as? String == "reconnecting", "\(line)")
+                #expect(object["connected"] as? Bool == false, "\(line)")
+                #expect((object["error"] as? String).map { !$0.isEmpty } == true, "why the last attempt failed: \(line)")
+            }
+            try await session.server.restart()
+            let ready = try await lines.next("ready again") { line in
+                Self.event("connectionChanged", line) { $0["connection"] as? String == "ready" }
+            }
+            #expect(Self.object(ready)?["connected"] as? Bool == true, "\(ready)")
+            #expect(Self.object(ready)?["attempt"] == nil, "\(ready)")
+            monitor.send(SIGTERM)
+            #expect(try await monitor.exitStatus() == 0, "\(monitor.standardError.lines)")
+            // Every connection line names its state with one of the stable names.
+            let names = lines.lines.compactMap { line in Self.object(line).flatMap { $0["event"] as? String == "connectionChanged" ? $0 : nil } }
+                .compactMap { $0["connection"] as? String }
+            #expect(Set(names).isSubset(of: ["reconnecting", "ready"]), "\(names)")
         }
     }
 

@@ -54,7 +54,7 @@ struct CallAudioMappingTests {
                 == ["AudioMode": .uint32(1), "SpeakerState": .uint32(1), "MicState": .uint32(1)])
         #expect(CallAudioProperties.all(Devices.state(route: Devices.headset), microphoneMuted: true)
                 == ["AudioMode": .uint32(0), "SpeakerState": .uint32(0), "MicState": .uint32(0)])
-        #expect(CallAudioProperties.all(Devices.state(route: Devices.speaker, connected: false), microphoneMuted: nil)
+        #expect(CallAudioProperties.all(Devices.state(route: Devices.speaker, connection: Devices.reconnecting), microphoneMuted: nil)
                 == ["AudioMode": .uint32(0), "SpeakerState": .uint32(255), "MicState": .uint32(255)])
     }
 }

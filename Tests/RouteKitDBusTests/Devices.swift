@@ -19,9 +19,12 @@ enum Devices {
     static let hdmi = device("hdmi", .external)
     static let all = [speaker, deskSpeaker, headset, unplugged, hdmi]
 
+    /// A connection lost, being tried again.
+    static let reconnecting = ConnectionState.reconnecting(attempt: 1, lastError: PulseError(.connectionTerminated, operation: "connect"))
+
     static func state(route: AudioDevice?, selection: AudioDevice.ID? = nil, call: Bool = false,
-                      connected: Bool = true, preferences: [AudioPreference] = []) -> AudioRouteState {
-        AudioRouteState(devices: all, route: route, isCallAudioActive: call, isConnected: connected,
+                      connection: ConnectionState = .ready, preferences: [AudioPreference] = []) -> AudioRouteState {
+        AudioRouteState(devices: all, route: route, isCallAudioActive: call, connection: connection,
                         preferences: PreferenceList(preferences), selection: selection)
     }
 }

@@ -1,4 +1,5 @@
 import DBus
+import PulseAudio
 import RouteKit
 import RouteKitDBus
 import Testing
@@ -35,10 +36,26 @@ struct RouteKitPropertiesTests {
 
     @Test("without a server connection no route is named")
     func disconnected() {
-        let values = RouteKitProperties.values(for: Devices.state(route: Devices.speaker, connected: false))
+        let values = RouteKitProperties.values(for: Devices.state(route: Devices.speaker, connection: Devices.reconnecting))
         #expect(values["Route"] == .string(""))
         #expect(values["Speaker"] == .boolean(false))
         #expect(values["Connected"] == .boolean(false))
+        #expect(values["Connection"] == .string("reconnecting"))
+    }
+
+    @Test("Connection names each state with its stable name, and Connected is true only when ready")
+    func connection() {
+        let lost = PulseError(.connectionRefused, operation: "connect")
+        let names: [(ConnectionState, String)] = [
+            (.idle, "idle"), (.connecting, "connecting"), (.ready, "ready"),
+            (.reconnecting(attempt: 3, lastError: lost), "reconnecting"), (.failed(lost), "failed"), (.shutDown, "shutdown"),
+        ]
+        for (state, name) in names {
+            let values = RouteKitProperties.values(for: Devices.state(route: Devices.speaker, connection: state))
+            #expect(values["Connection"] == .string(name), "\(state)")
+            #expect(values["Connected"] == .boolean(state == .ready), "\(state)")
+            #expect(values["Route"] == .string(state == .ready ? "speaker" : ""), "\(state)")
+        }
     }
 
     @Test("Status is an a{sv} in the properties' order; a device record carries its fields")

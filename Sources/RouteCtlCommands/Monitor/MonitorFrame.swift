@@ -12,7 +12,7 @@ enum MonitorFrame {
         lines.append(style.paint(fit("routectl monitor: \(TerminalText.escaped(server))"), .bold))
         lines.append(style.paint(fit(mode + "  (Ctrl-C stops)"), .dim))
         lines.append("")
-        let connection = model.isConnected ? style.paint("connected", .green) : style.paint("not connected", .red)
+        let connection = style.paint(ConnectionText.short(model.connection), Self.colour(of: model.connection))
         lines.append(fit("Output      \(RouteEventLine.named(model.route))"))
         let input = model.route.map { $0.input?.deviceName ?? "the server's default source (the device has no microphone)" }
         lines.append(fit("Input       \(TerminalText.escaped(input ?? "none"))"))
@@ -37,6 +37,15 @@ enum MonitorFrame {
         lines.append(style.paint("Events", .bold))
         lines += model.recent.isEmpty ? ["  none yet"] : model.recent.map { style.paint(fit("  " + $0), .cyan) }
         return lines
+    }
+
+    /// Green when connected, yellow on the way there, red when it is not coming.
+    static func colour(of connection: ConnectionState) -> TerminalStyle.Tint {
+        switch connection {
+        case .ready: .green
+        case .connecting, .reconnecting: .yellow
+        case .idle, .failed, .shutDown: .red
+        }
     }
 
     /// The text that replaces the previous frame on a terminal: home, each line cleared to its

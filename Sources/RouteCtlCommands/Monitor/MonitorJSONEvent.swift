@@ -1,4 +1,5 @@
 import Foundation
+import PulseAudio
 import RouteKit
 
 /// One line of `routectl monitor --json`: an object per event, `event` naming it, `time` in
@@ -11,8 +12,8 @@ struct MonitorJSONEvent: Encodable {
     var time: Date
 
     private enum Key: String, CodingKey {
-        case event, time, route, devices, callAudio, connected, preferences, selection, from, to, reason, device, step,
-             message, active, overrides
+        case event, time, route, devices, callAudio, connected, connection, attempt, error, preferences, selection, from, to,
+             reason, device, step, message, active, overrides
     }
 
     /// The event's name, as `event` writes it.
@@ -39,7 +40,7 @@ struct MonitorJSONEvent: Encodable {
             try container.encode(device(state.route), forKey: .route)
             try container.encode(state.devices.map(DeviceOutput.JSONDevice.init), forKey: .devices)
             try container.encode(state.isCallAudioActive, forKey: .callAudio)
-            try container.encode(state.isConnected, forKey: .connected)
+            try encode(state.connection, in: &container)
             try container.encode(state.preferences.ordered.map(\.description), forKey: .preferences)
             try container.encode(state.selection?.rawValue, forKey: .selection)
         case .devicesChanged(let devices):
@@ -56,12 +57,22 @@ struct MonitorJSONEvent: Encodable {
             try container.encode(reason.message, forKey: .message)
         case .callAudioChanged(let isActive):
             try container.encode(isActive, forKey: .active)
-        case .connectionChanged(let isConnected):
-            try container.encode(isConnected, forKey: .connected)
+        case .connectionChanged(let connection):
+            try encode(connection, in: &container)
         case .yielded(let to, let overrides):
             try container.encode(device(to), forKey: .to)
             try container.encode(overrides, forKey: .overrides)
         }
+    }
+
+    /// `connection` (its stable name: `idle`, `connecting`, `ready`, `reconnecting`, `failed`,
+    /// `shutdown`), `connected` (whether it is ready), and while reconnecting or failed the
+    /// `error` (what libpulse said) and while reconnecting the `attempt` (from 1).
+    private func encode(_ connection: ConnectionState, in container: inout KeyedEncodingContainer<Key>) throws {
+        try container.encode(connection.name, forKey: .connection)
+        try container.encode(connection.isReady, forKey: .connected)
+        try container.encodeIfPresent(connection.reconnectAttempt, forKey: .attempt)
+        try container.encodeIfPresent(connection.error?.reason, forKey: .error)
     }
 
     /// The event as one line of compact JSON, keys sorted.

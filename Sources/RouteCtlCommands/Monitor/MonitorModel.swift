@@ -1,3 +1,4 @@
+import PulseAudio
 import RouteKit
 
 /// What `routectl monitor` shows, folded from the engine's events: the devices, the route
@@ -12,8 +13,8 @@ struct MonitorModel: Equatable, Sendable {
     var route: AudioDevice?
     /// Whether call audio is on.
     var isCallAudioOn = false
-    /// Whether the server is connected.
-    var isConnected = false
+    /// Where the manager stands with its server.
+    var connection: ConnectionState = .idle
     /// The last events as lines (``RouteEventLine``), newest last, each with its time.
     var recent: [String] = []
 
@@ -24,7 +25,7 @@ struct MonitorModel: Equatable, Sendable {
             devices = state.devices
             route = state.route
             isCallAudioOn = state.isCallAudioActive
-            isConnected = state.isConnected
+            connection = state.connection
             return
         case .devicesChanged(let now):
             devices = now
@@ -34,8 +35,8 @@ struct MonitorModel: Equatable, Sendable {
             route = device
         case .callAudioChanged(let isActive):
             isCallAudioOn = isActive
-        case .connectionChanged(let isConnected):
-            self.isConnected = isConnected
+        case .connectionChanged(let connection):
+            self.connection = connection
         case .switchFailed, .yielded:
             break
         }

@@ -85,7 +85,8 @@ struct EngineLoop: Sendable {
         var streamEvents: [SubscriptionEvent] = []
         var commands: [(RouteCommand, CommandTicket)] = []
         var becameReady = false
-        var lost = false
+        // The connection's states other than ready, in the order they came.
+        var connectionStates: [ConnectionState] = []
         clock = BatchClock()
         for input in batch {
             if case .server(_, let received) = input, clock.received == nil { clock.received = received }
@@ -99,12 +100,13 @@ struct EngineLoop: Sendable {
             case .server(.connectionStateChanged(let state), _):
                 if state == .ready {
                     becameReady = true
-                    lost = false
                     // What came before the connection was back belongs to the old one.
                     subscriptions.removeAll()
                     streamEvents.removeAll()
                 } else {
-                    lost = true
+                    // Each is told (every attempt of a reconnection); the last one decides
+                    // whether the batch ends ready.
+                    connectionStates.append(state)
                     becameReady = false
                 }
             case .serverGone:
@@ -118,10 +120,12 @@ struct EngineLoop: Sendable {
         }
         var actions: [RouteAction] = []
         let now = ContinuousClock.now
-        if lost {
+        if !connectionStates.isEmpty {
             isConnected = false
             resyncDue = nil
-            actions += core.machine { $0.connectionLost() }
+            for state in connectionStates {
+                actions += core.machine { $0.connectionChanged(to: state) }
+            }
         }
         if becameReady || (resyncDue.map { now >= $0 } ?? false) {
             actions += await resynchronize()

@@ -3,18 +3,29 @@ import PulseAudio
 /// The machine's inputs: what the server shows, the API's commands, what the executor
 /// reports, and time.
 extension RouteMachine {
+    /// A run begins: it reads the server, and routes nothing until
+    /// ``start(devices:defaultSink:defaultSource:configured:now:)``.
+    mutating func connecting() -> [RouteAction] {
+        changeConnection(to: .connecting)
+    }
+
+    /// The run could not read the server at start: `error` when the server's connection said
+    /// why (the manager is then `.failed`), nil when the start ended otherwise, as when it was
+    /// cancelled (the manager is then as before any run: `.idle`).
+    mutating func startFailed(_ error: PulseError?) -> [RouteAction] {
+        changeConnection(to: error.map(ConnectionState.failed) ?? .idle)
+    }
+
     /// The first look at the server: what it shows, and the user's configured defaults when
     /// they could be read.
     mutating func start(devices: [AudioDevice], defaultSink: String?, defaultSource: String?,
                         configured: ConfiguredDefaults?, now: ContinuousClock.Instant) -> [RouteAction] {
         ledger = RestorationLedger(defaultSink: defaultSink, defaultSource: defaultSource, configured: configured)
-        let wasConnected = isConnected
-        isConnected = true
-        apply(devices: devices, defaultSink: defaultSink, defaultSource: defaultSource)
-        newcomers.removeAll()
         // A subscriber from before the start learns that the manager follows a server now,
         // even when there is nothing to route.
-        let connected: [RouteAction] = wasConnected ? [] : [.emit(.connectionChanged(isConnected: true))]
+        let connected = changeConnection(to: .ready)
+        apply(devices: devices, defaultSink: defaultSink, defaultSource: defaultSource)
+        newcomers.removeAll()
         return connected + decide(.started, now: now)
     }
 
@@ -129,21 +140,26 @@ extension RouteMachine {
         return actions + decide(reason, now: now)
     }
 
-    /// The connection to the server was lost: nothing can be switched until it is back.
-    mutating func connectionLost() -> [RouteAction] {
-        guard isConnected else { return [] }
-        isConnected = false
+    /// The server's connection changed, in the client's words: each state but `.ready` is
+    /// told as it comes (every reconnection attempt, the client giving up, its shutdown).
+    /// Leaving `.ready` loses the server: nothing can be switched until it is back, which
+    /// ``connectionRestored(devices:defaultSink:defaultSource:now:)`` says, with what the
+    /// server shows then; a bare `.ready` changes nothing here.
+    mutating func connectionChanged(to state: ConnectionState) -> [RouteAction] {
+        guard state != .ready else { return [] }
+        let wasConnected = isConnected
+        let told = changeConnection(to: state)
+        guard wasConnected else { return told }
         pending = nil
         // What the server did meanwhile is unknown: the route is nowhere the manager can name.
-        return [.emit(.connectionChanged(isConnected: false))] + report(nil, reason: .disconnected)
+        return told + report(nil, reason: .disconnected)
     }
 
     /// The connection is back, with what the server shows now (a restarted server has new
     /// indexes and maybe other devices). Failures are forgotten: they were the old server's.
     mutating func connectionRestored(devices: [AudioDevice], defaultSink: String?, defaultSource: String?,
                                      now: ContinuousClock.Instant) -> [RouteAction] {
-        let wasConnected = isConnected
-        isConnected = true
+        var actions = changeConnection(to: .ready)
         pending = nil
         refused.removeAll()
         unconfirmed.removeAll()
@@ -154,7 +170,6 @@ extension RouteMachine {
         apply(devices: devices, defaultSink: defaultSink, defaultSource: defaultSource)
         for device in devices where !known.contains(device.id) { noteArrival(device.id) }
         newcomers.removeAll()
-        var actions: [RouteAction] = wasConnected ? [] : [.emit(.connectionChanged(isConnected: true))]
         actions.append(.emit(.devicesChanged(usableDevices)))
         // Whatever the old server showed is gone: the route is decided afresh.
         return actions + decide(.reconnected, now: now)
@@ -285,14 +300,13 @@ extension RouteMachine {
         }
     }
 
-    /// The manager stopped and put things back; `restoredRoute` is where audio goes now.
-    /// Call audio ends with the run (a restarted manager starts outside a call), and so do
-    /// the ledger and the records of failures.
+    /// The manager stopped and put things back; `restoredRoute` is where audio goes now, and
+    /// the connection is `.shutDown`. Call audio ends with the run (a restarted manager starts
+    /// outside a call), and so do the ledger and the records of failures.
     mutating func stopped(restoredRoute: AudioDevice?) -> [RouteAction] {
-        let actions = report(restoredRoute, reason: .stopped)
+        let actions = report(restoredRoute, reason: .stopped) + changeConnection(to: .shutDown)
         route = nil
         pending = nil
-        isConnected = false
         isYielding = false
         isCallActive = false
         callProfiles.removeAll()
@@ -307,6 +321,13 @@ extension RouteMachine {
     }
 
     // MARK: Helpers
+
+    /// Takes `state` as the connection, and tells subscribers when it is another one.
+    private mutating func changeConnection(to state: ConnectionState) -> [RouteAction] {
+        guard state != connection else { return [] }
+        connection = state
+        return [.emit(.connectionChanged(state))]
+    }
 
     private mutating func apply(devices: [AudioDevice], defaultSink: String?, defaultSource: String?) {
         self.devices = devices

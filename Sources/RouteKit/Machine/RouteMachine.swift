@@ -58,7 +58,8 @@ struct RouteMachine: Sendable {
     var preferences: PreferenceList
     var selection: AudioDevice.ID?
     var isCallActive = false
-    var isConnected = false
+    /// Where the manager stands with its server (``AudioRouteState/connection``).
+    var connection: ConnectionState = .idle
     var isYielding = false
     var devices: [AudioDevice] = []
     var defaultSink: String?
@@ -111,6 +112,9 @@ struct RouteMachine: Sendable {
         [pending?.deadline, holdOff.nextRelease(holdOff: automatic.holdOff)].compactMap { $0 }.min()
     }
 
+    /// Whether the machine follows the server: it decides and reports routes only then.
+    var isConnected: Bool { connection.isReady }
+
     /// Whether no switch is under way.
     var isSettled: Bool { pending == nil }
 
@@ -119,7 +123,7 @@ struct RouteMachine: Sendable {
 
     /// What a new subscriber is told first.
     var state: AudioRouteState {
-        AudioRouteState(devices: usableDevices, route: route, isCallAudioActive: isCallActive, isConnected: isConnected,
+        AudioRouteState(devices: usableDevices, route: route, isCallAudioActive: isCallActive, connection: connection,
                         preferences: preferences, selection: selection, isYielding: isYielding)
     }
 }

@@ -76,6 +76,7 @@ extension AudioDeviceManager: Service {
             queue.finish()
         }
         let first: (loop: EngineLoop, actions: [RouteAction])
+        announce(core.machine { $0.connecting() })
         do {
             first = try await begin(queue)
         } catch {
@@ -83,6 +84,7 @@ extension AudioDeviceManager: Service {
                 shared.inputs = nil
                 shared.stopSignal = nil
             }
+            announce(core.machine { $0.startFailed(error as? PulseError) })
             ready?.fail(error)
             throw error
         }
@@ -154,10 +156,14 @@ extension AudioDeviceManager: Service {
             guard let sink = outcome.sinkName else { return shared.machine.current }
             return shared.machine.devices.first { $0.output?.deviceName == sink }
         } : nil
-        let events = core.machine { $0.stopped(restoredRoute: restored) }
-        for case .emit(let event) in events { core.publish(event) }
+        announce(core.machine { $0.stopped(restoredRoute: restored) })
         core.withShared { $0.stopSignal = nil }
         core.finishSubscribers()
+    }
+
+    /// Tells subscribers the machine's events, outside the loop (before it runs, after it ended).
+    private func announce(_ actions: [RouteAction]) {
+        for case .emit(let event) in actions { core.publish(event) }
     }
 }
 

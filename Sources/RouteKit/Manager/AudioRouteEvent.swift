@@ -18,9 +18,13 @@ public enum AudioRouteEvent: Hashable, Sendable, CustomStringConvertible {
     case switchFailed(device: AudioDevice, reason: SwitchFailure)
     /// Call audio was turned on or off.
     case callAudioChanged(isActive: Bool)
-    /// The connection to the sound server was lost, or is there: when a run starts, and when it
-    /// is back after a loss (the route is re-applied then).
-    case connectionChanged(isConnected: Bool)
+    /// Where the manager stands with its sound server changed, in `PulseClient`'s words
+    /// (`ConnectionState`): `.connecting` as a run starts reading the server, `.ready` once
+    /// it follows it (at start, and back after a loss: the route is re-applied then), each
+    /// `.reconnecting(attempt:lastError:)` while its client tries again, `.failed` when the
+    /// client gave up or the start could not read the server, `.shutDown` after
+    /// ``AudioDeviceManager/stop()``. See ``AudioRouteState/connection``.
+    case connectionChanged(ConnectionState)
     /// Someone else (another daemon, a mixer) took the default away `overrides` times in a
     /// short while: the manager stops taking it back, and audio stays on `to`, until the
     /// devices, the preferences, the selection or call audio change.
@@ -31,13 +35,13 @@ public enum AudioRouteEvent: Hashable, Sendable, CustomStringConvertible {
         switch self {
         case .state(let state):
             "state: route \(state.route?.id.rawValue ?? "none"), \(state.devices.count) device\(state.devices.count == 1 ? "" : "s"), "
-                + "call audio \(state.isCallAudioActive ? "on" : "off"), \(state.isConnected ? "connected" : "disconnected")"
+                + "call audio \(state.isCallAudioActive ? "on" : "off"), server connection \(state.connection)"
         case .inputChanged(let route):
             "input changed: \(route.id.rawValue) records from \(route.input?.deviceName ?? "no input of its own")"
         case .callAudioChanged(let isActive):
             "call audio \(isActive ? "on" : "off")"
-        case .connectionChanged(let isConnected):
-            isConnected ? "connected to the server" : "connection to the server lost"
+        case .connectionChanged(let connection):
+            "server connection: \(connection)"
         case .yielded(let device, let overrides):
             "yielded to \(device?.id.rawValue ?? "none") after \(overrides) overrides"
         case .devicesChanged(let devices):
@@ -58,8 +62,20 @@ public struct AudioRouteState: Hashable, Sendable {
     public var route: AudioDevice?
     /// Whether call audio is on.
     public var isCallAudioActive: Bool
-    /// Whether the manager is connected to its server and following it.
-    public var isConnected: Bool
+    /// Where the manager stands with its server, in the words of its `PulseClient`
+    /// (`ConnectionState`), told for the manager's own lifecycle:
+    ///
+    /// - `.idle`: created, never run;
+    /// - `.connecting`: a run (``AudioDeviceManager/start()``) is reading the server;
+    /// - `.ready`: it follows the server and routes;
+    /// - `.reconnecting(attempt:lastError:)`: the connection was lost and the client tries
+    ///   again; nothing is routed, and ``route`` is nil, until it is back;
+    /// - `.failed(_:)`: the client gave up (its reconnect policy is off), or the start could
+    ///   not read the server (``AudioDeviceManager/start()`` threw this error);
+    /// - `.shutDown`: ``AudioDeviceManager/stop()`` ended the run, or the client was shut down.
+    ///
+    /// A cancelled start leaves `.idle`.
+    public var connection: ConnectionState
     /// The preferences.
     public var preferences: PreferenceList
     /// The device chosen by hand, if any.
@@ -67,14 +83,19 @@ public struct AudioRouteState: Hashable, Sendable {
     /// Whether the manager stopped taking the default back from someone else.
     public var isYielding: Bool
 
+    /// Shorthand for `connection.isReady`: whether the manager is connected to its server and
+    /// following it. Kept so that code that only needs yes or no reads as before;
+    /// ``connection`` tells which kind of no (reconnecting, gave up, stopped).
+    public var isConnected: Bool { connection.isReady }
+
     /// A state from its parts.
     public init(devices: [AudioDevice] = [], route: AudioDevice? = nil, isCallAudioActive: Bool = false,
-                isConnected: Bool = false, preferences: PreferenceList = PreferenceList(),
+                connection: ConnectionState = .idle, preferences: PreferenceList = PreferenceList(),
                 selection: AudioDevice.ID? = nil, isYielding: Bool = false) {
         self.devices = devices
         self.route = route
         self.isCallAudioActive = isCallAudioActive
-        self.isConnected = isConnected
+        self.connection = connection
         self.preferences = preferences
         self.selection = selection
         self.isYielding = isYielding

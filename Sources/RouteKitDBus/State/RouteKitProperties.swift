@@ -1,4 +1,5 @@
 import DBus
+import PulseAudio
 import RouteKit
 
 /// The properties of ``RouteKitInterface``, as pure functions of the manager's state and the
@@ -17,6 +18,7 @@ public enum RouteKitProperties {
         BusProperty("Speaker", .boolean),          // the route is a speakerphone
         BusProperty("MicMuted", .boolean),         // the default source is muted
         BusProperty("Connected", .boolean),        // the daemon is connected to the sound server
+        BusProperty("Connection", .string),        // idle, connecting, ready, reconnecting, failed, shutdown
         BusProperty("Yielding", .boolean),         // it stopped taking the default back from another client
     ]
 
@@ -34,6 +36,7 @@ public enum RouteKitProperties {
             "CallAudio": .boolean(state.isCallAudioActive),
             "Speaker": .boolean(route?.kind == .speakerphone),
             "Connected": .boolean(state.isConnected),
+            "Connection": .string(state.connection.name),
             "Yielding": .boolean(state.isYielding),
         ]
     }

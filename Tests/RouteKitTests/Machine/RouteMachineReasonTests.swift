@@ -126,7 +126,7 @@ struct RouteMachineReasonTests {
                              preferences: PreferenceList([.kind(.bluetooth), .kind(.speakerphone)]))
         _ = rig.start()
         _ = rig.machine.switchFailed(headset.id, refusal(), now: rig.now)
-        _ = rig.machine.connectionLost()
+        _ = rig.loseConnection()
         let back = rig.machine.connectionRestored(devices: rig.devices, defaultSink: speaker.sinkName, defaultSource: nil,
                                                   now: rig.now)
         #expect(rig.settle(back).routeChanges == [SeenRouteChange(nil, headset.id, .reconnected)])

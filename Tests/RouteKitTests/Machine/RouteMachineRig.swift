@@ -168,6 +168,16 @@ struct MachineRig {
 
     mutating func handle(_ command: RouteCommand) -> [RouteAction] { machine.handle(command, now: now) }
 
+    /// The server goes away: the client says it reconnects (attempt `attempt`, after `error`).
+    mutating func loseConnection(attempt: Int = 1, _ error: PulseError = MachineRig.lostServer) -> [RouteAction] {
+        machine.connectionChanged(to: .reconnecting(attempt: attempt, lastError: error))
+    }
+
+    /// What `PulseClient` says when the server dies.
+    static let lostServer = PulseError(.connectionTerminated, operation: "connect to the server")
+    /// What it says when an attempt to reconnect finds no server.
+    static let refused = PulseError(.connectionRefused, operation: "connect to the server")
+
     /// Devices appear (newest last). `defaultSink` is where the server puts the default then,
     /// when it moves it (module-switch-on-connect would).
     mutating func plug(_ new: AudioDevice..., defaultSink: String? = nil) -> [RouteAction] {

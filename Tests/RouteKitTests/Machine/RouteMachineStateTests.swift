@@ -31,7 +31,7 @@ struct RouteMachineStateTests {
         var rig = MachineRig([], defaultSink: nil)
         #expect(!rig.machine.state.isConnected)
         let started = rig.start()
-        #expect(started.events == [.connectionChanged(isConnected: true)])
+        #expect(started.events == [.connectionChanged(.ready)])
         #expect(rig.machine.state.isConnected)
         #expect(rig.machine.route == nil)
     }
@@ -83,7 +83,7 @@ struct RouteMachineStateTests {
         let plan = try #require(started.plans.first)
         #expect(plan.device.id == headset.id)
         #expect(!plan.setsSink && !plan.setsSource)
-        #expect(started.events == [.connectionChanged(isConnected: true)])
+        #expect(started.events == [.connectionChanged(.ready)])
 
         let applied = rig.machine.applicationRouteApplied(try #require(rig.device(headset.id)), now: rig.now)
         #expect(applied.routeChanges == [SeenRouteChange(nil, headset.id, .started)])

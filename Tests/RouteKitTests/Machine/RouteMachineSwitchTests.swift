@@ -25,13 +25,13 @@ struct RouteMachineSwitchTests {
         // The route is asked for first (after saying the server is followed); nothing is
         // reported of it yet.
         let plan = try #require(started.plans.first)
-        #expect(started.first == .emit(.connectionChanged(isConnected: true)))
+        #expect(started.first == .emit(.connectionChanged(.ready)))
         #expect(started.dropFirst().first == .route(plan))
         #expect(plan.device.id == headset.id)
         #expect(plan.sink == headset.sinkName)
         #expect(plan.setsSink)
         #expect(!plan.setsSource)
-        #expect(started.events == [.connectionChanged(isConnected: true)])
+        #expect(started.events == [.connectionChanged(.ready)])
         #expect(rig.machine.route == nil)
         #expect(rig.machine.pending?.device.id == headset.id)
         #expect(rig.machine.pending?.stage == .confirming(sink: headset.sinkName))
@@ -169,7 +169,7 @@ struct RouteMachineSwitchTests {
         _ = rig.machine.switchFailed(headset.id, refusal(.defaultSink, .noSuchEntity), now: rig.now)
         rig.advance(.seconds(1))
         // The server restarts: the same hardware compares equal to the refused device.
-        _ = rig.machine.connectionLost()
+        _ = rig.loseConnection()
         let back = rig.machine.connectionRestored(devices: rig.devices, defaultSink: speaker.sinkName, defaultSource: nil,
                                                   now: rig.now)
         #expect(back.routedTo == [headset.id])
