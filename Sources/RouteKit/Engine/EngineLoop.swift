@@ -300,14 +300,19 @@ struct EngineLoop: Sendable {
     }
 
     /// Performs actions in order; what the executor reports goes back to the machine, whose
-    /// answers are performed in turn.
+    /// answers are performed in turn. Events decided before a switch are published once its
+    /// request is answered, still in order: a subscriber woken first (a daemon's line, its
+    /// D-Bus properties, media pausing) would compete with the switch for the CPU.
     private mutating func perform(_ initial: [RouteAction]) async {
         var actions = initial[...]
+        var held: [AudioRouteEvent] = []
+        defer { publish(&held) }
         while !Task.isCancelled, let action = actions.popFirst() {
             switch action {
             case .emit(let event):
                 logger.debug("\(event)")
-                core.publish(event)
+                held.append(event)
+                if !actions.contains(where: \.isSwitchRequest) { publish(&held) }
             case .selectProfile(let card, let profile, let device):
                 do {
                     let recorded = try await executor.selectProfile(profile, card: card, tracker: tracker)
@@ -335,7 +340,14 @@ struct EngineLoop: Sendable {
             case .restoreDefaultSource(let source):
                 await executor.restoreDefaultSource(source)
             }
+            if case .emit = action {} else { publish(&held) }
         }
+    }
+
+    /// Publishes the events held back, in order.
+    private func publish(_ held: inout [AudioRouteEvent]) {
+        for event in held { core.publish(event) }
+        held.removeAll()
     }
 
     /// A route request of an event-driven batch was answered: where its time went.
@@ -371,6 +383,16 @@ struct EngineLoop: Sendable {
             guard case .application(let selector) = executor.scope,
                   let route = core.withShared({ $0.machine.route }) else { continue }
             record(await executor.follow(event, selector: selector, route: route, tracker: tracker))
+        }
+    }
+}
+
+private extension RouteAction {
+    /// A request that puts a route in place: what events decided with it wait for.
+    var isSwitchRequest: Bool {
+        switch self {
+        case .route, .selectProfile: true
+        default: false
         }
     }
 }
