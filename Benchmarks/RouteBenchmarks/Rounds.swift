@@ -101,8 +101,8 @@ enum Rounds {
 
     /// Scenarios 1 and 2: plug a headset (timed until the observer reads it as the default),
     /// then unplug it (timed until the observer reads the speaker as the default, for the
-    /// switchers that fall back).
-    static func switchRounds(_ switcher: any Switcher, count: Int, bench: Bench, results: inout Results,
+    /// switchers that fall back); each after `gap` of quiet.
+    static func switchRounds(_ switcher: any Switcher, count: Int, bench: Bench, gap: Duration, results: inout Results,
                              serverChoices: inout Int) async throws -> Int {
         let appearKey = Results.Key(server: bench.kind, scenario: .appear, switcher: switcher.name)
         let fallbackKey = Results.Key(server: bench.kind, scenario: .fallback, switcher: switcher.name)
@@ -115,6 +115,7 @@ enum Rounds {
         for round in 0..<count {
             bench.clearReports()
             let name = bench.nextHeadsetName()
+            try await quiet(gap)
             let (module, plugged) = try await bench.plugHeadset(name)
             results[plugKey].samples.append(plugged.answered - plugged.issued)
             let seen = try await bench.awaitDefaultSink(name, within: timeLimit)
@@ -132,6 +133,7 @@ enum Rounds {
             try await bench.fence()
 
             bench.clearReports()
+            try await quiet(gap)
             let unplugged = try await bench.unplug(module)
             results[unplugKey].samples.append(unplugged.answered - unplugged.issued)
             var choices = 0
@@ -153,6 +155,11 @@ enum Rounds {
             if timeoutsInARow >= stuckAfter { return round + 1 }
         }
         return count
+    }
+
+    /// Lets `gap` pass with nothing happening, as between a user's plugs.
+    static func quiet(_ gap: Duration) async throws {
+        if gap > .zero { try await Task.sleep(for: gap) }
     }
 
     /// Scenario 3: with `streams` streams playing on the speaker, plug a headset (timed until
@@ -222,8 +229,8 @@ enum Rounds {
     /// looks up each new headset the moment its `new` event arrives, as a switcher must before
     /// it can choose it, and this times that lookup. The server answers late while it
     /// finishes the plug, so this is more than the round trip at rest.
-    static func lookupAtPlug(_ bench: Bench, count: Int = 60) async throws -> LatencySummary {
-        try await withHeadsetPlugged(bench, count: count) { name in
+    static func lookupAtPlug(_ bench: Bench, gap: Duration, count: Int = 60) async throws -> LatencySummary {
+        try await withHeadsetPlugged(bench, count: count, gap: gap) { name in
             let deadline = ContinuousClock.now + timeLimit
             while let signal = await bench.signals.next(before: deadline) {
                 guard case .server(.subscription(let event)) = signal, event.facility == .sink, event.kind == .new else { continue }
@@ -237,22 +244,24 @@ enum Rounds {
     /// The other floor: with no switcher running, the driver itself makes a plugged headset
     /// the default, as a switcher's request would, and this times it until the observer reads
     /// it. On PipeWire this is WirePlumber's reaction to a configured default.
-    static func setDefaultAtRest(_ bench: Bench, count: Int = 60) async throws -> LatencySummary {
-        try await withHeadsetPlugged(bench, count: count) { name in
+    static func setDefaultAtRest(_ bench: Bench, gap: Duration, count: Int = 60) async throws -> LatencySummary {
+        try await withHeadsetPlugged(bench, count: count, gap: .zero) { name in
             try await bench.fence()
+            try await quiet(gap)
             let start = ContinuousClock.now
             try await bench.driver.setDefaultSink(name)
             return try await bench.awaitDefaultSink(name, within: timeLimit).map { $0 - start }
         }
     }
 
-    /// `count` times: plugs a new headset, times `body` on it (nil: no sample), then unplugs
-    /// it and puts the speaker back, fenced on both sides.
-    private static func withHeadsetPlugged(_ bench: Bench, count: Int,
+    /// `count` times: plugs a new headset after `gap` of quiet, times `body` on it (nil: no
+    /// sample), then unplugs it and puts the speaker back, fenced on both sides.
+    private static func withHeadsetPlugged(_ bench: Bench, count: Int, gap: Duration,
                                            _ body: (String) async throws -> Duration?) async throws -> LatencySummary {
         var samples: [Duration] = []
         for _ in 0..<count {
             let name = bench.nextHeadsetName()
+            try await quiet(gap)
             let (module, _) = try await bench.plugHeadset(name)
             if let sample = try await body(name) { samples.append(sample) }
             try await bench.fence()

@@ -18,8 +18,11 @@ import SoundServerSandbox
 ///    the observer lists every stream on the headset.
 ///
 /// Usage: route-benchmarks [pulseaudio|pipewire ...] [--rounds N] [--stream-rounds N]
-///        [--streams N ...] [--no-streams] [--no-idle] [--idle-seconds N] [--only NAME] [--trace]
+///        [--streams N ...] [--no-streams] [--no-idle] [--idle-seconds N] [--gap-ms N] [--only NAME] [--trace]
 ///
+/// `--gap-ms` is the quiet time before each plug and unplug (20 ms by default, as between a
+/// user's plugs: a switcher's own work after a switch, such as the daemon's reads 5 ms later,
+/// is not counted against the next one; 0 runs the steps back to back).
 /// `--only` keeps the switchers whose name starts with NAME (`routekit`, `module`, `pactl`);
 /// the daemon needs the release `routectl` built beside this executable;
 /// `--trace` prints what the switchers report as it happens, and counts RouteKit's debug
@@ -44,6 +47,8 @@ enum RouteBenchmarks {
         var idleSeconds = 60
         /// Whether to print what the switchers report as it happens.
         var trace = false
+        /// The quiet time before each plug and unplug of scenarios 1 and 2.
+        var gap = Duration.milliseconds(20)
         /// Keeps only the switchers whose name starts with this.
         var only: String?
     }
@@ -52,7 +57,7 @@ enum RouteBenchmarks {
     static func main() async throws {
         guard let options = parse(CommandLine.arguments.dropFirst()) else {
             report("usage: route-benchmarks [pulseaudio|pipewire ...] [--rounds N] [--stream-rounds N] "
-                   + "[--streams N ...] [--no-streams] [--no-idle] [--idle-seconds N] [--only NAME] [--trace]")
+                   + "[--streams N ...] [--no-streams] [--no-idle] [--idle-seconds N] [--gap-ms N] [--only NAME] [--trace]")
             exit(64)
         }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("route-benchmarks-\(getpid())").path
@@ -103,6 +108,9 @@ enum RouteBenchmarks {
             case "--idle-seconds":
                 guard let value = arguments.popFirst().flatMap(Int.init), value > 0 else { return nil }
                 options.idleSeconds = value
+            case "--gap-ms":
+                guard let value = arguments.popFirst().flatMap(Int.init), value >= 0 else { return nil }
+                options.gap = .milliseconds(value)
             case "--trace":
                 options.trace = true
             case "--only":
@@ -129,9 +137,9 @@ enum RouteBenchmarks {
                + (choice == Bench.speaker ? " (the fallback: scenario 2 proves nothing here)" : " (not the fallback)"))
         report("observer round trip at rest (server info): \(try await Rounds.observerRoundTrip(bench))")
         report("observer's lookup of a new headset asked at its event, no switcher running (the floor for any "
-               + "switcher outside the server): \(try await Rounds.lookupAtPlug(bench))")
+               + "switcher outside the server): \(try await Rounds.lookupAtPlug(bench, gap: options.gap))")
         report("the driver's own set-default-sink → the observer reads it, no switcher running (the server's part "
-               + "of any switch): \(try await Rounds.setDefaultAtRest(bench))")
+               + "of any switch): \(try await Rounds.setDefaultAtRest(bench, gap: options.gap))")
 
         if !DaemonSwitcher.isBuilt {
             report("RouteKit daemon skipped: \(DaemonSwitcher.executable) is not built (swift build -c release --product routectl)")
@@ -146,7 +154,8 @@ enum RouteBenchmarks {
         let chunks = 4
         try await Rounds.alternate(switchers, rounds: options.rounds, chunks: chunks, bench: bench, patience: Rounds.timeLimit,
                                    unsupported: &unsupported, restarts: &restarts) { switcher, count in
-            try await Rounds.switchRounds(switcher, count: count, bench: bench, results: &results, serverChoices: &serverChoices)
+            try await Rounds.switchRounds(switcher, count: count, bench: bench, gap: options.gap, results: &results,
+                                          serverChoices: &serverChoices)
         }
         for switcher in switchers {
             if let reason = unsupported[switcher.name] {
