@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import RouteKit
 
 /// One line of `routectl monitor --json`: an object per event, `event` naming it, `time` in
