@@ -7,8 +7,11 @@
 # read` script (bash and pactl).
 #
 # Usage: Benchmarks/daemon-cost.sh [pulseaudio|pipewire] [IDLE_SECONDS] [ROUTE_CHANGES]
-# Needs the release builds, one command each (SwiftPM builds only the last --product named):
-#   swift build -c release --product routectl && swift build -c release --product routekit-sandbox
+# Needs the release builds, one command each (SwiftPM builds only the last --product named), with
+# the Swift runtime linked in as the README installs routectl (the same flags for both, so that
+# neither build undoes the other):
+#   swift build -c release --static-swift-stdlib --product routectl
+#   swift build -c release --static-swift-stdlib --product routekit-sandbox
 set -euo pipefail
 cd "$(dirname "$0")/.."
 kind=${1:-pulseaudio}
@@ -16,7 +19,10 @@ idle=${2:-60}
 changes=${3:-40}
 bin=$(source scripts/swift-env && swift build -c release --show-bin-path)
 for tool in routectl routekit-sandbox; do
-    [ -x "$bin/$tool" ] || { echo "daemon-cost: build it first: swift build -c release --product $tool" >&2; exit 69; }
+    [ -x "$bin/$tool" ] || { echo "daemon-cost: build it first: swift build -c release --static-swift-stdlib --product $tool" >&2; exit 69; }
 done
+# A binary just linked is still dirty in the page cache until written back, and smaps counts
+# its mapped pages as private dirty: write it back first.
+sync "$bin/routectl"
 export ROUTEKIT_BIN=$bin ROUTEKIT_IDLE=$idle ROUTEKIT_CHANGES=$changes
 exec dbus-run-session -- "$bin/routekit-sandbox" --server "$kind" --devices demo -- bash ${ROUTEKIT_TRACE:+-x} Benchmarks/Helpers/daemon-cost-inside.sh

@@ -87,6 +87,11 @@ for pid in ${group//,/ }; do
 done
 echo "pactl subscribe script (bash, pactl): $(cat "$work/script.count") wake-ups, $((script_rss / 1024)) MB resident, $((script_dirty / 1024)) MB private dirty"
 kill -0 "$callaudio" 2>/dev/null || echo "callaudiod: not running here ($(tail -1 "$work/callaudiod.log"))"
+echo "routectl daemon's resident memory by mapping (MB resident, MB private dirty), 0.1 MB and more:"
+awk '/^[0-9a-f]+-[0-9a-f]+ / { name = ($6 == "" ? "[anonymous]" : $6); sub(".*/", "", name) }
+     /^Rss:/ { rss[name] += $2 } /^Private_Dirty:/ { dirty[name] += $2 }
+     END { for (n in rss) if (rss[n] >= 100) printf "  %-40s %5.1f %5.1f\n", n, rss[n] / 1024, dirty[n] / 1024 }' \
+    /proc/"$daemon"/smaps | sort -k2 -nr
 
 echo "== CPU per route change ($changes changes: a second Bluetooth headset plugged and unplugged)"
 kill -TERM -- -"$script" 2>/dev/null || true

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import RouteKit
 
 /// Which PipeWire `routectl daemon` reads the user's configured defaults from, so that

@@ -1,5 +1,5 @@
 import AudioContext
-import Foundation
+import FoundationEssentials
 import PulseAudio
 import RouteKit
 import RouteKitDBus

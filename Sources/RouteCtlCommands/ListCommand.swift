@@ -1,6 +1,6 @@
 import ArgumentParser
 import DumpReader
-import Foundation
+import FoundationEssentials
 import PulseAudio
 import RouteKit
 

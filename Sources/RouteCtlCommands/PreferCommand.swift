@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import RouteKit
 
 /// `routectl prefer DEVICE|KIND ...`: the daemon's preferences, set at run time.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// Writes `message` and a newline to standard error. A write that fails (standard error

@@ -1,6 +1,6 @@
 import ArgumentParser
 import AudioContext
-import Foundation
+import FoundationEssentials
 import PulseAudio
 import RouteKit
 import RouteKitDBus

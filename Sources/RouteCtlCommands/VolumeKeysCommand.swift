@@ -1,7 +1,7 @@
 import ArgumentParser
 import AudioContext
 import DBus
-import Foundation
+import FoundationEssentials
 import Glibc
 import Logging
 import ProcessRunner

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The environments of a sandbox's processes.
 enum SandboxEnvironment {

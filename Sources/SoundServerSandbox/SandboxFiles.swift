@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Configuration files written into a sandbox directory (its `HOME`) before anything starts.
 enum SandboxFiles {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ProcessRunner
 
 extension SandboxServer {
@@ -43,7 +43,7 @@ extension SandboxServer {
     public func loadNullSink(name: String, properties: [String: String] = [:]) async throws -> UInt32 {
         let arguments = try NullSinkArguments.make(name: name, properties: properties)
         let output = try await pactl(arguments: ["load-module"] + arguments)
-        let text = output.trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = output.trimmingWhitespace()
         guard let index = UInt32(text) else {
             throw SandboxError("pactl load-module printed \"\(text)\", not a module index", command: ["pactl", "load-module"] + arguments)
         }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import RouteKit
 import Glibc
 
 /// One input device as `/proc/bus/input/devices` lists it: its name, its event node, and
@@ -33,14 +34,14 @@ public struct InputDevice: Hashable, Sendable {
         var devices: [InputDevice] = []
         var current: InputDevice?
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            if line.trimmingCharacters(in: .whitespaces).isEmpty {
+            if line.trimmingWhitespace().isEmpty {
                 if let device = current { devices.append(device) }
                 current = nil
                 continue
             }
             var device = current ?? InputDevice(name: "", eventHandler: nil, keys: [])
             if line.hasPrefix("N: Name=") {
-                device.name = String(line.dropFirst("N: Name=".count)).trimmingCharacters(in: CharacterSet(["\""]))
+                device.name = String(line.dropFirst("N: Name=".count)).trimming { $0 == "\"" }
             } else if line.hasPrefix("H: Handlers=") {
                 device.eventHandler = line.dropFirst("H: Handlers=".count).split(separator: " ")
                     .first { $0.hasPrefix("event") }.map(String.init)

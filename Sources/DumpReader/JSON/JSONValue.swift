@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A JSON value as a dump holds it. Numbers keep their text, objects their member order.
 indirect enum JSONValue: Sendable, Equatable {

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 import PulseAudio
 
 /// Reads `pw-dump` nodes and the default metadata.

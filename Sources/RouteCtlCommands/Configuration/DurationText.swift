@@ -1,4 +1,4 @@
-import Foundation
+import RouteKit
 
 /// A duration as a configuration file writes it: a number and a unit, `ms` or `s`
 /// (`"0s"`, `"500ms"`, `"1.5s"`).
@@ -8,7 +8,7 @@ enum DurationText {
 
     /// `text` as a duration, nil when it is not one or is negative or beyond ``longest``.
     static func parse(_ text: String) -> Duration? {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmingWhitespace()
         let (number, scale): (Substring, Double)
         if trimmed.hasSuffix("ms") {
             (number, scale) = (trimmed.dropLast(2), 0.001)

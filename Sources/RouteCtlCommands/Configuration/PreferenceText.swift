@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import RouteKit
 
 /// One preference entry as a person writes it — a kind or a device id — read into an
@@ -21,7 +21,7 @@ enum PreferenceText {
 
     /// `value` as a kind or an exact device id.
     static func read(_ value: String) throws(Problem) -> AudioPreference {
-        let text = value.trimmingCharacters(in: .whitespaces)
+        let text = value.trimmingWhitespace()
         if let kind = AudioPreference.misspelledKind(text) { throw .misspelledKind(typed: text, meant: kind) }
         if let preference = AudioPreference(text) { return preference }
         if text.isEmpty { throw .empty }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import RouteKit
 import ServiceLifecycle
 
@@ -70,8 +71,12 @@ struct MonitorService: Service {
         }
     }
 
-    /// `12:00:01`, local time.
+    /// `12:00:01`, local time (the C library's: Foundation's date formats would load ICU).
     static func clock(_ date: Date) -> String {
-        date.formatted(.dateTime.hour(.twoDigits(amPM: .omitted)).minute(.twoDigits).second(.twoDigits))
+        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
+        var local = tm()
+        guard localtime_r(&seconds, &local) != nil else { return "--:--:--" }
+        func twoDigits(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(twoDigits(local.tm_hour)):\(twoDigits(local.tm_min)):\(twoDigits(local.tm_sec))"
     }
 }

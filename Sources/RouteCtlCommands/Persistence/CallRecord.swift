@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What `routectl call start` changed with no daemon running, so that `routectl call end`
 /// can put it back: the card profile it switched (a Bluetooth headset to HSP/HFP) and the

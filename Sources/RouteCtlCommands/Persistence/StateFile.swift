@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import RouteKit
 
 /// What the daemon keeps across restarts, in `$XDG_STATE_HOME/routekit/state.json`

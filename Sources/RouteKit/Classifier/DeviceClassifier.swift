@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PulseAudio
 
 /// Tells what kind of device a port, sink, source, card or node is, from what the server
@@ -208,7 +208,7 @@ private struct Facts {
     /// UCM and PipeWire join the routes one node carries with " + ": the first one is the
     /// route the node opens on ("Speaker + Headphones").
     private static func firstRoute(_ text: String) -> String {
-        guard let range = text.range(of: " + ") else { return text }
+        guard let range = text.firstRange(of: " + ") else { return text }
         return String(text[..<range.lowerBound])
     }
 

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One entry of a preference list: a kind of device, or one exact device.
 ///
@@ -16,9 +16,9 @@ public enum AudioPreference: Hashable, Sendable, Codable, CustomStringConvertibl
     /// kinds and anything else as a device id. `external` and `virtual` are refused: those
     /// are never chosen by kind, so an entry would silently match nothing; name the device.
     public init?(_ description: String) {
-        let text = description.trimmingCharacters(in: .whitespaces)
+        let text = description.trimmingWhitespace()
         guard !text.isEmpty else { return nil }
-        let folded = text.lowercased().replacingOccurrences(of: "-", with: "").replacingOccurrences(of: "_", with: "")
+        let folded = text.lowercased().filter { $0 != "-" && $0 != "_" }
         if let kind = AudioDeviceKind.allCases.first(where: { $0.rawValue.lowercased() == folded }) {
             guard kind.isSelectableByKind else { return nil }
             self = .kind(kind)

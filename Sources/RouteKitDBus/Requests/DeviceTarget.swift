@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import DBus
 import RouteKit
 
@@ -31,7 +31,7 @@ public enum DeviceTarget {
     /// kind choose).
     public static func choose(_ text: String, among devices: [AudioDevice], route: AudioDevice?,
                               automatic: AutomaticChoice = AutomaticChoice()) throws(Refusal) -> AudioDevice {
-        let name = text.trimmingCharacters(in: .whitespaces)
+        let name = text.trimmingWhitespace()
         if let device = devices.first(where: { $0.id.rawValue == name }) {
             guard RoutePolicy.isUsable(device) else { throw .notUsable(id: name, hasNoOutput: device.output == nil) }
             return device

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import DBus
 import RouteKit
 
@@ -11,7 +11,7 @@ public enum PreferenceEntries {
     public static func parse(_ entries: [String], devices: [AudioDevice]) throws(BusError) -> [AudioPreference] {
         var preferences: [AudioPreference] = []
         for entry in entries {
-            let text = entry.trimmingCharacters(in: .whitespaces)
+            let text = entry.trimmingWhitespace()
             if let kind = AudioPreference.misspelledKind(text) {
                 throw invalid("no kind \"\(text)\"; did you mean \(kind)?", devices)
             }

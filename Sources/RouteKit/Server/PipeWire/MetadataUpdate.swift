@@ -1,6 +1,3 @@
-import Foundation
-
-
 /// `update: id:<subject> key:'<key>' value:'<value>' type:'<type>'`, as pw-metadata prints it.
 /// Values are printed unescaped, so the value runs to the last `' type:'` of the line.
 struct MetadataUpdate {
@@ -14,13 +11,13 @@ struct MetadataUpdate {
             .unparseable(line: line, reason: "not an update line of the form update: id:N key:'…' value:'…' type:'…' (\(reason))")
         }
         guard line.hasPrefix("update: id:"),
-              let keyStart = line.range(of: " key:'") else { throw malformed("no id or key") }
+              let keyStart = line.firstRange(of: " key:'") else { throw malformed("no id or key") }
         let idText = line[line.index(line.startIndex, offsetBy: "update: id:".count)..<keyStart.lowerBound]
         guard let subject = UInt32(idText) else { throw malformed("the id is not a number") }
-        guard let keyEnd = line.range(of: "' value:'", range: keyStart.upperBound..<line.endIndex) else {
+        guard let keyEnd = line[keyStart.upperBound...].firstRange(of: "' value:'") else {
             throw malformed("no value")
         }
-        guard let typeStart = line.range(of: "' type:'", options: .backwards, range: keyEnd.upperBound..<line.endIndex),
+        guard let typeStart = Self.lastRange(of: "' type:'", in: line[keyEnd.upperBound...]),
               line.hasSuffix("'"), typeStart.upperBound < line.endIndex else {
             throw malformed("no type")
         }
@@ -28,5 +25,16 @@ struct MetadataUpdate {
         key = String(line[keyStart.upperBound..<keyEnd.lowerBound])
         value = String(line[keyEnd.upperBound..<typeStart.lowerBound])
         type = String(line[typeStart.upperBound..<line.index(before: line.endIndex)])
+    }
+
+    /// Where `pattern` last starts in `text`, searching backwards (so an occurrence that
+    /// overlaps an earlier one counts, as in `' type:' type:'`).
+    private static func lastRange(of pattern: String, in text: Substring) -> Range<String.Index>? {
+        var start = text.endIndex
+        while start > text.startIndex {
+            start = text.index(before: start)
+            if text[start...].hasPrefix(pattern) { return start..<text.index(start, offsetBy: pattern.count) }
+        }
+        return nil
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// How reading or writing the configured defaults fails.
 extension PipeWireConfiguredDefaults {
@@ -44,7 +44,7 @@ extension PipeWireConfiguredDefaults {
         }
 
         private static func quoting(_ standardError: String) -> String {
-            let text = standardError.trimmingCharacters(in: .whitespacesAndNewlines)
+            let text = standardError.trimmingWhitespace()
             return text.isEmpty ? "" : ": \(text)"
         }
     }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Reading `pw-metadata`'s output.
 extension PipeWireConfiguredDefaults {
@@ -31,7 +31,7 @@ extension PipeWireConfiguredDefaults {
             }
         }
         guard found else {
-            let text = output.trimmingCharacters(in: .whitespacesAndNewlines)
+            let text = output.trimmingWhitespace()
             if text.isEmpty { throw .noMetadata }
             let first = text.split(whereSeparator: \.isNewline).first.map(String.init) ?? text
             throw .unparseable(line: first, reason: "not pw-metadata's output: no \"Found \\\"default\\\" metadata\" line")

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ProcessRunner
 
 /// Reads the user's configured defaults from PipeWire's `default` metadata, with

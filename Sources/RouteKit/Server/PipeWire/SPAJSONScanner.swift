@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 
 /// Just enough of SPA JSON (PipeWire's relaxed JSON) to read a default's `name`: an object
