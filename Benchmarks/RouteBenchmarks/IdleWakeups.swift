@@ -6,8 +6,8 @@ import Synchronization
 /// What a process costs while nothing happens, read from /proc for all its threads:
 /// context switches (every wake-up is one), CPU time, and resident memory.
 struct ProcessCost {
-    /// Voluntary and involuntary context switches of every thread so far.
-    var contextSwitches: Int
+    /// Voluntary and involuntary context switches so far, by thread id.
+    var switchesByThread: [String: Int]
     /// User plus system CPU time so far, in clock ticks.
     var cpuTicks: Int
     /// Resident memory now, in kB.
@@ -16,12 +16,12 @@ struct ProcessCost {
     /// The figures of `pid` now; nil when it is gone.
     static func of(_ pid: Int32) -> ProcessCost? {
         guard let tasks = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task") else { return nil }
-        var switches = 0
+        var switches: [String: Int] = [:]
         for task in tasks {
             guard let status = try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/status", encoding: .utf8) else { continue }
             for line in status.split(separator: "\n") {
                 if line.hasPrefix("voluntary_ctxt_switches:") || line.hasPrefix("nonvoluntary_ctxt_switches:") {
-                    switches += Int(line.split(separator: "\t").last.map { $0.trimmingCharacters(in: .whitespaces) } ?? "") ?? 0
+                    switches[task, default: 0] += Int(line.split(separator: "\t").last.map { $0.trimmingCharacters(in: .whitespaces) } ?? "") ?? 0
                 }
             }
         }
@@ -33,7 +33,17 @@ struct ProcessCost {
         let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
         let rss = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") }
             .flatMap { Int($0.split(whereSeparator: { $0 == " " || $0 == "\t" })[1]) } ?? 0
-        return ProcessCost(contextSwitches: switches, cpuTicks: cpu, residentKB: rss)
+        return ProcessCost(switchesByThread: switches, cpuTicks: cpu, residentKB: rss)
+    }
+
+    /// The wake-ups since `earlier`: the switches of the threads alive at both readings and of
+    /// the threads started since, and the threads that ended since (each woke at least once,
+    /// to end; what else they did is gone with them).
+    func wakeUps(since earlier: ProcessCost) -> (counted: Int, threadsEnded: Int) {
+        var counted = 0
+        for (thread, now) in switchesByThread { counted += now - (earlier.switchesByThread[thread] ?? 0) }
+        let ended = earlier.switchesByThread.keys.filter { switchesByThread[$0] == nil }.count
+        return (counted, ended)
     }
 
     /// The command name of `pid` (`/proc/PID/comm`).
@@ -90,7 +100,10 @@ enum IdleWakeups {
         for ((name, _), (start, end)) in zip(watched, zip(before, after)) {
             guard let start, let end else { continue }
             let cpu = Double(end.cpuTicks - start.cpuTicks) / ticks * 1000
-            lines.append("  \(name): \(end.contextSwitches - start.contextSwitches) wake-ups, \(format(cpu)) ms CPU, "
+            let wakeUps = end.wakeUps(since: start)
+            let ended = wakeUps.threadsEnded == 0 ? ""
+                : " (and \(wakeUps.threadsEnded) thread\(wakeUps.threadsEnded == 1 ? "" : "s") ended, at least one wake-up each)"
+            lines.append("  \(name): \(wakeUps.counted) wake-ups\(ended), \(format(cpu)) ms CPU, "
                          + "\(end.residentKB / 1024) MB resident")
         }
         return lines
