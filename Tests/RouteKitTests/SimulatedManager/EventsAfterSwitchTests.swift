@@ -1,7 +1,6 @@
 import PulseAudio
 import RouteKit
 import RouteKitTesting
-import Synchronization
 import TestSupport
 import Testing
 
@@ -10,29 +9,21 @@ import Testing
 /// compete with the switch for the CPU. Nothing is lost, and the order stays.
 @Suite("AudioDeviceManager: events wait for the switch decided with them")
 struct EventsAfterSwitchTests {
-    static let laptopSink = "alsa_output.pci-0000_00_1f.3.analog-stereo"
-    static let speaker = AudioDevice.ID(rawValue: "alsa_card.pci-0000_00_1f.3/analog-output-speaker")
-    static let headsetID = AudioDevice.ID(rawValue: "bluez_card.00_1B_66_AA_BB_CC/headset-output")
+    private typealias Scenario = HeadsetOverUSBScenario
 
     @Test("the preferred headset goes: the devicesChanged decided with the fallback comes after its request is answered, then the route")
     func devicesAfterRequest() async throws {
-        let simulated = SimulatedServer()
+        let simulated = try Scenario.server()
         defer { simulated.shutdown() }
-        _ = try simulated.addCard(.laptopAnalog())
-        _ = try simulated.addCard(.usbHeadset())
-        _ = try simulated.addCard(.bluetoothHeadset())
         let server = HeldDefaultServer(simulated)
-        let manager = AudioDeviceManager(server: server, preferences: [.kind(.bluetooth), .kind(.speakerphone)], logger: .forTests())
-        let log = await EventLog.recording(manager)
-        try await manager.start()
-        _ = try await log.waitForRoute(to: Self.headsetID)
+        let (manager, log) = try await Scenario.startedOnHeadset(server, logger: .forTests())
 
         // The server would fall back on the USB headset; the preferences name the speaker.
         let asked = server.holdSetDefaultSink()
         let mark = await log.count
-        try simulated.removeCard(named: "bluez_card.00_1B_66_AA_BB_CC")
+        try simulated.removeCard(named: Scenario.headsetCard)
         let sink = try await asked.next("the fallback asked for as the default", after: 0) { _ in true }
-        #expect(sink == Self.laptopSink)
+        #expect(sink == Scenario.laptopSink)
         // The request is held: the devices the headset's departure changed are not published yet.
         await #expect(throws: (any Error).self, "no devicesChanged while the switch's request waits") {
             try await log.next("devicesChanged while held", after: mark, timeout: .milliseconds(300)) { event in
@@ -41,16 +32,16 @@ struct EventsAfterSwitchTests {
         }
 
         server.releaseSetDefaultSink()
-        _ = try await log.waitForRoute(to: Self.speaker, after: mark)
+        _ = try await log.waitForRoute(to: Scenario.speaker, after: mark)
         let after = Array(await log.events.dropFirst(mark))
         let devices = after.firstIndex { if case .devicesChanged = $0 { true } else { false } }
-        let route = after.firstIndex { $0.routeTarget == .some(Self.speaker) }
+        let route = after.firstIndex { $0.routeTarget == .some(Scenario.speaker) }
         #expect(devices != nil, "published, once the request was answered")
         #expect(devices.flatMap { devices in route.map { devices < $0 } } == true, "devices before the route, as decided")
         if case .devicesChanged(let listed)? = devices.map({ after[$0] }) {
-            #expect(!listed.contains { $0.id == Self.headsetID }, "the headset is gone from the list")
+            #expect(!listed.contains { $0.id == Scenario.headsetID }, "the headset is gone from the list")
         }
-        #expect(try await simulated.serverInfo().defaultSinkName == Self.laptopSink)
+        #expect(try await simulated.serverInfo().defaultSinkName == Scenario.laptopSink)
         await manager.stop()
     }
 }
@@ -58,48 +49,19 @@ struct EventsAfterSwitchTests {
 /// A ``SimulatedServer`` whose set-default-sink requests can be held unanswered, recording the
 /// sinks asked for.
 final class HeldDefaultServer: ForwardingServer, Sendable {
-    private struct Hold {
-        var isHolding = false
-        var waiting: [CheckedContinuation<Void, Never>] = []
-        var requests: RecordedEvents<String>?
-    }
-
     let base: SimulatedServer
-    private let hold = Mutex(Hold())
+    private let hold = AnswerHold()
 
     init(_ base: SimulatedServer) { self.base = base }
 
     /// Holds set-default-sink requests from now on; returns the sinks asked for meanwhile.
-    func holdSetDefaultSink() -> RecordedEvents<String> {
-        let requests = RecordedEvents<String>()
-        hold.withLock {
-            $0.isHolding = true
-            $0.requests = requests
-        }
-        return requests
-    }
+    func holdSetDefaultSink() -> RecordedEvents<String> { hold.start() }
 
     /// Answers the held requests, and later ones at once.
-    func releaseSetDefaultSink() {
-        let waiting = hold.withLock { hold in
-            hold.isHolding = false
-            hold.requests = nil
-            defer { hold.waiting.removeAll() }
-            return hold.waiting
-        }
-        for waiter in waiting { waiter.resume() }
-    }
+    func releaseSetDefaultSink() { hold.release() }
 
     func setDefaultSink(_ sink: String) async throws {
-        if let requests = hold.withLock({ $0.requests }) { await requests.append(sink) }
-        await withCheckedContinuation { continuation in
-            let held = hold.withLock { hold -> Bool in
-                guard hold.isHolding else { return false }
-                hold.waiting.append(continuation)
-                return true
-            }
-            if !held { continuation.resume() }
-        }
+        await hold.pass(asking: sink)
         try await base.setDefaultSink(sink)
     }
 }

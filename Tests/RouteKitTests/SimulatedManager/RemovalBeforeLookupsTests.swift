@@ -1,7 +1,6 @@
 import PulseAudio
 import RouteKit
 import RouteKitTesting
-import Synchronization
 import TestSupport
 import Testing
 
@@ -11,35 +10,27 @@ import Testing
 /// not need.
 @Suite("AudioDeviceManager: a removal does not wait for lookups")
 struct RemovalBeforeLookupsTests {
-    static let laptopSink = "alsa_output.pci-0000_00_1f.3.analog-stereo"
-    static let speaker = AudioDevice.ID(rawValue: "alsa_card.pci-0000_00_1f.3/analog-output-speaker")
-    static let headsetID = AudioDevice.ID(rawValue: "bluez_card.00_1B_66_AA_BB_CC/headset-output")
+    private typealias Scenario = HeadsetOverUSBScenario
 
     @Test("the preferred headset goes while the server's answers are held: the fallback is asked for at once")
     func fallbackWhileLookupsAreHeld() async throws {
-        let simulated = SimulatedServer()
+        let simulated = try Scenario.server()
         defer { simulated.shutdown() }
-        _ = try simulated.addCard(.laptopAnalog())
-        _ = try simulated.addCard(.usbHeadset())
-        _ = try simulated.addCard(.bluetoothHeadset())
         let server = HeldAnswersServer(simulated)
-        let manager = AudioDeviceManager(server: server, preferences: [.kind(.bluetooth), .kind(.speakerphone)], logger: .forTests())
-        let log = await EventLog.recording(manager)
-        try await manager.start()
-        _ = try await log.waitForRoute(to: Self.headsetID)
+        let (manager, log) = try await Scenario.startedOnHeadset(server, logger: .forTests())
 
         // Answers about the server (its defaults) are held from now on; a removal needs none.
-        let requests = await server.holdServerInfo()
-        try simulated.removeCard(named: "bluez_card.00_1B_66_AA_BB_CC")
+        let requests = server.holdServerInfo()
+        try simulated.removeCard(named: Scenario.headsetCard)
         let asked = try await requests.next("the default asked for after the headset went", after: 0) { _ in true }
-        #expect(asked == Self.laptopSink, "the fallback the preferences name")
+        #expect(asked == Scenario.laptopSink, "the fallback the preferences name")
         #expect(server.heldAnswers > 0, "asked before the held lookups were answered")
 
         let mark = await log.count
         server.releaseServerInfo()
-        let fallback = try await log.waitForRoute(to: Self.speaker, after: mark - 1)
+        let fallback = try await log.waitForRoute(to: Scenario.speaker, after: mark - 1)
         #expect(fallback.reason == .deviceFailed)
-        #expect(try await simulated.serverInfo().defaultSinkName == Self.laptopSink)
+        #expect(try await simulated.serverInfo().defaultSinkName == Scenario.laptopSink)
         #expect(await log.failures.isEmpty)
         await manager.stop()
     }
@@ -48,55 +39,27 @@ struct RemovalBeforeLookupsTests {
 /// A ``SimulatedServer`` whose `serverInfo()` answers can be held back, and which records
 /// the default sinks it is asked for while they are.
 final class HeldAnswersServer: ForwardingServer, Sendable {
-    private struct Hold {
-        var isHolding = false
-        var waiting: [CheckedContinuation<Void, Never>] = []
-        var requests: RecordedEvents<String>?
-    }
-
     let base: SimulatedServer
-    private let hold = Mutex(Hold())
+    private let hold = AnswerHold()
 
     init(_ base: SimulatedServer) { self.base = base }
 
     /// Holds `serverInfo()` answers from now on; returns the default sinks asked for meanwhile.
-    func holdServerInfo() async -> RecordedEvents<String> {
-        let requests = RecordedEvents<String>()
-        hold.withLock {
-            $0.isHolding = true
-            $0.requests = requests
-        }
-        return requests
-    }
+    func holdServerInfo() -> RecordedEvents<String> { hold.start() }
 
     /// Lets every held answer go, and later ones through.
-    func releaseServerInfo() {
-        let waiting = hold.withLock { hold in
-            hold.isHolding = false
-            hold.requests = nil
-            defer { hold.waiting.removeAll() }
-            return hold.waiting
-        }
-        for waiter in waiting { waiter.resume() }
-    }
+    func releaseServerInfo() { hold.release() }
 
     /// How many `serverInfo()` answers are held now.
-    var heldAnswers: Int { hold.withLock { $0.waiting.count } }
+    var heldAnswers: Int { hold.heldCount }
 
     func serverInfo() async throws -> ServerInfo {
-        await withCheckedContinuation { continuation in
-            let held = hold.withLock { hold -> Bool in
-                guard hold.isHolding else { return false }
-                hold.waiting.append(continuation)
-                return true
-            }
-            if !held { continuation.resume() }
-        }
+        await hold.pass()
         return try await base.serverInfo()
     }
 
     func setDefaultSink(_ sink: String) async throws {
         try await base.setDefaultSink(sink)
-        if let requests = hold.withLock({ $0.requests }) { await requests.append(sink) }
+        await hold.record(sink)
     }
 }
