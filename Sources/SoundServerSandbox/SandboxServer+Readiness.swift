@@ -22,20 +22,6 @@ extension SandboxServer {
             && completion.standardOutput.contains("application.process.binary = \"wireplumber\"")
     }
 
-    /// Whether WirePlumber has created the "default" metadata, where it keeps the default
-    /// sink and source: `pw-metadata -n default` lists it once it exists.
-    func defaultMetadataExists() async throws -> Bool {
-        guard let pwMetadata = tools.pipeWireMetadata else { return true }
-        let completion: ChildProcess.Completion
-        do {
-            completion = try await ChildProcess.run([pwMetadata, "-n", "default"], environment: processEnvironment,
-                                                    timeLimit: .seconds(2))
-        } catch {
-            throw SandboxError(error)
-        }
-        return completion.termination == .exited(0) && completion.standardOutput.contains("Found \"default\" metadata")
-    }
-
     /// Polls `isReady` (2 ms at first, backing off to 20 ms) until it returns true. Fails
     /// as soon as one of the sandbox's processes has exited, or at `deadline`, with the log tail.
     func waitUntil(

@@ -6,9 +6,6 @@ struct SandboxTools: Sendable {
     let pactl: String
     /// Absolute path of each daemon of the kind.
     let daemons: [SandboxDaemon: String]
-    /// Absolute path of `pw-metadata`, for PipeWire: whether WirePlumber's "default" metadata
-    /// exists yet.
-    let pipeWireMetadata: String?
     /// Absolute path of util-linux's `setpriv`, if installed: it makes each daemon die with
     /// the test process (`--pdeathsig KILL`) even when that process crashes.
     let setpriv: String?
@@ -30,14 +27,7 @@ struct SandboxTools: Sendable {
         guard let pactl = find("pactl") else {
             throw SandboxError("pactl is not installed (Debian: pulseaudio-utils)")
         }
-        var pipeWireMetadata: String?
-        if kind == .pipewire {
-            guard let found = find("pw-metadata") else {
-                throw SandboxError("pw-metadata is not installed (needed for a pipewire sandbox; Debian: pipewire-bin)")
-            }
-            pipeWireMetadata = found
-        }
-        return SandboxTools(pactl: pactl, daemons: daemons, pipeWireMetadata: pipeWireMetadata, setpriv: find("setpriv"))
+        return SandboxTools(pactl: pactl, daemons: daemons, setpriv: find("setpriv"))
     }
 
     /// The command line that starts `daemon` in `directory`.
