@@ -2,13 +2,12 @@ import FoundationEssentials
 
 /// The environments of a sandbox's processes.
 enum SandboxEnvironment {
-    /// The only variables taken from the test process: where programs are, the locale, and
-    /// `WIREPLUMBER_DEBUG` (say `3` or `3,wp-registry:4`: WirePlumber's log level in
-    /// `wireplumber.log`, to see what it did when a test fails). Everything else (`PULSE_*`, `PIPEWIRE_*`, `DBUS_*`, `DISPLAY`, `XDG_*`, `HOME`…) could
+    /// The only variables taken from the test process: where programs are, and the locale.
+    /// Everything else (`PULSE_*`, `PIPEWIRE_*`, `DBUS_*`, `DISPLAY`, `XDG_*`, `HOME`…) could
     /// lead a sandboxed process to the user's real session.
     static func inherited(from environment: [String: String]) -> [String: String] {
         environment.filter { key, _ in
-            key == "PATH" || key == "WIREPLUMBER_DEBUG" || key == "LANG" || key == "LANGUAGE" || key == "TZ" || key.hasPrefix("LC_")
+            key == "PATH" || key == "LANG" || key == "LANGUAGE" || key == "TZ" || key.hasPrefix("LC_")
         }
     }
 

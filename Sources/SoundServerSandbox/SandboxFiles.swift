@@ -40,9 +40,6 @@ enum SandboxFiles {
 
                 """
         }
-        if kind == .pipewire, let pulseConfiguration = PipeWirePulseConfiguration.withoutFallbackSink() {
-            files[".config/pipewire/pipewire-pulse.conf"] = pulseConfiguration
-        }
         for (relativePath, contents) in files {
             let url = URL(fileURLWithPath: directory).appendingPathComponent(relativePath)
             do {

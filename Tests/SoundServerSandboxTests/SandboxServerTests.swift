@@ -44,26 +44,6 @@ import Testing
         }
     }
 
-    /// pipewire-pulse's `module-always-sink` would add `auto_null` and destroy it again as the
-    /// first sink a test loads appears, while WirePlumber sets it up (see the sandbox's
-    /// `PipeWirePulseConfiguration`).
-    @Test(arguments: SoundServerKind.allCases)
-    func startsWithNoSinkAndTheFirstSinkLoadedBecomesTheDefault(kind: SoundServerKind) async throws {
-        try await SandboxServer.withServer(kind) { server in
-            #expect(try await server.pactl("list", "short", "sinks").trimmingCharacters(in: .whitespacesAndNewlines).isEmpty)
-            _ = try await server.loadNullSink(name: "builtin", properties: ["device.form_factor": "internal"])
-            // WirePlumber (PipeWire) or the server itself (PulseAudio) makes it the default.
-            let deadline = ContinuousClock.now + .seconds(10)
-            var chosen = ""
-            while chosen != "builtin", ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(10))
-                chosen = try await server.pactl("get-default-sink").trimmingCharacters(in: .whitespacesAndNewlines)
-            }
-            #expect(chosen == "builtin")
-            #expect(try await server.pactl("list", "short", "sinks").split(separator: "\n").count == 1)
-        }
-    }
-
     @Test(arguments: SoundServerKind.allCases)
     func quotesInPropertiesAreRejectedAndUnknownModulesReportTheFailure(kind: SoundServerKind) async throws {
         try await SandboxServer.withServer(kind) { server in
