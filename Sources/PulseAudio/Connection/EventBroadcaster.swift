@@ -8,24 +8,30 @@ import Synchronization
 /// Handlers get each event before any stream does, each group in the order it registered:
 /// a handler is the latency-critical path (the route engine's loop on the same thread), while
 /// feeding a stream whose consumer waits wakes a thread of the consumer's executor, which
-/// would otherwise come first and compete with the switch for the CPU. Package-wide, so that the simulated server's events
-/// reach observers exactly as the client's do.
+/// would otherwise come first and compete with the switch for the CPU.
+///
+/// Package-wide, so that the simulated server's events reach observers exactly as the
+/// client's do.
 package final class EventBroadcaster: Sendable {
     /// An observer gets each event, then nil once the broadcaster finishes.
     package typealias Observer = @Sendable (PulseEvent?) -> Void
 
+    private struct Entry {
+        var id: Int
+        var isStream: Bool
+        var observer: Observer
+    }
+
     private struct Observers {
         var nextID = 0
         /// Handlers, then streams; each in registration order.
-        var handlers: [(id: Int, observer: Observer)] = []
-        var streams: [(id: Int, observer: Observer)] = []
+        var entries: [Entry] = []
         var isFinished = false
 
-        var all: [Observer] { handlers.map(\.observer) + streams.map(\.observer) }
-
-        mutating func remove(_ id: Int) {
-            handlers.removeAll { $0.id == id }
-            streams.removeAll { $0.id == id }
+        /// Adds `entry` after the others of its group.
+        mutating func add(_ entry: Entry) {
+            let end = entry.isStream ? entries.endIndex : entries.firstIndex(where: \.isStream) ?? entries.endIndex
+            entries.insert(entry, at: end)
         }
     }
 
@@ -56,11 +62,7 @@ package final class EventBroadcaster: Sendable {
         let id: Int? = observers.withLock { state in
             guard !state.isFinished else { return nil }
             defer { state.nextID += 1 }
-            if isStream {
-                state.streams.append((state.nextID, observer))
-            } else {
-                state.handlers.append((state.nextID, observer))
-            }
+            state.add(Entry(id: state.nextID, isStream: isStream, observer: observer))
             return state.nextID
         }
         guard let id else {
@@ -68,7 +70,7 @@ package final class EventBroadcaster: Sendable {
             return EventObservation {}
         }
         return EventObservation { [weak self] in
-            self?.observers.withLock { $0.remove(id) }
+            self?.observers.withLock { $0.entries.removeAll { $0.id == id } }
         }
     }
 
@@ -87,18 +89,15 @@ package final class EventBroadcaster: Sendable {
 
     /// Every observer, copied out so that none is called under the lock.
     private func liveObservers() -> [Observer] {
-        observers.withLock { $0.all }
+        observers.withLock { $0.entries.map(\.observer) }
     }
 
     /// Ends every observer; later ones end at once.
     package func finish() {
         let ended = observers.withLock { state in
             state.isFinished = true
-            defer {
-                state.handlers.removeAll()
-                state.streams.removeAll()
-            }
-            return state.all
+            defer { state.entries.removeAll() }
+            return state.entries.map(\.observer)
         }
         for observer in ended { observer(nil) }
     }
