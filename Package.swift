@@ -131,7 +131,7 @@ let package = Package(
         .target(
             name: "MPRIS",
             dependencies: [
-                "DBus", "MediaControl",
+                "DBus", "MediaControl", "RouteKit",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings

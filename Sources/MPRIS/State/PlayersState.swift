@@ -1,4 +1,5 @@
 import MediaControl
+import RouteKit
 import Synchronization
 
 /// The one owner of ``MPRISPlayers``' state: the table and the event subscribers, behind one
@@ -7,8 +8,7 @@ import Synchronization
 final class PlayersState: Sendable {
     private struct Core {
         var table = PlayerTable()
-        var subscribers: [UInt64: AsyncStream<MediaPlayerEvent>.Continuation] = [:]
-        var nextSubscriber: UInt64 = 0
+        var subscribers = SubscriberList<MediaPlayerEvent>()
         /// The source has closed: no more events, and new subscriptions end at once.
         var ended = false
     }
@@ -20,14 +20,11 @@ final class PlayersState: Sendable {
     func handle(_ input: PlayerTable.Input) -> [PlayerTable.Action] {
         core.withLock { core in
             guard !core.ended else { return [] }
-            // Yielding under the lock is safe because no handler of a stream's end takes it:
-            // an ended stream is noticed from yield's answer. (An onTermination handler runs
-            // under the cancelled consumer's task-status lock, which a yield waits for.)
+            // Yielding under the lock is safe: no handler of a stream's end takes it
+            // (``SubscriberList``).
             return core.table.handle(input).filter { action in
                 guard case .emit(let event) = action else { return true }
-                for (id, subscriber) in core.subscribers {
-                    if case .terminated = subscriber.yield(event) { core.subscribers.removeValue(forKey: id) }
-                }
+                core.subscribers.yield(event)
                 return false
             }
         }
@@ -48,8 +45,7 @@ final class PlayersState: Sendable {
         let (events, continuation) = AsyncStream.makeStream(of: MediaPlayerEvent.self)
         let subscribed = core.withLock { core -> Bool in
             guard !core.ended else { return false }
-            core.nextSubscriber += 1
-            core.subscribers[core.nextSubscriber] = continuation
+            core.subscribers.add(continuation)
             return true
         }
         if !subscribed { continuation.finish() }
@@ -62,11 +58,8 @@ final class PlayersState: Sendable {
         let subscribers = core.withLock { core in
             guard !core.ended else { return [AsyncStream<MediaPlayerEvent>.Continuation]() }
             core.ended = true
-            for case .emit(let event) in core.table.removeAll() {
-                for subscriber in core.subscribers.values { subscriber.yield(event) }
-            }
-            defer { core.subscribers = [:] }
-            return Array(core.subscribers.values)
+            for case .emit(let event) in core.table.removeAll() { core.subscribers.yield(event) }
+            return core.subscribers.removeAll()
         }
         for subscriber in subscribers { subscriber.finish() }
     }

@@ -6,8 +6,7 @@ import Synchronization
 final class ManagerCore: Sendable {
     struct Shared: Sendable {
         var machine: RouteMachine
-        var subscribers: [Int: AsyncStream<AudioRouteEvent>.Continuation] = [:]
-        var nextSubscriber = 0
+        var subscribers = SubscriberList<AudioRouteEvent>()
         /// The loop's queue while the manager runs.
         var inputs: InputQueue<EngineInput>?
         /// Fired to end the run (stop(), graceful shutdown).
@@ -40,35 +39,21 @@ final class ManagerCore: Sendable {
         let (stream, continuation) = AsyncStream.makeStream(of: AudioRouteEvent.self,
                                                             bufferingPolicy: .bufferingNewest(Self.subscriberBuffer))
         shared.withLock { shared in
-            defer { shared.nextSubscriber += 1 }
-            shared.subscribers[shared.nextSubscriber] = continuation
+            shared.subscribers.add(continuation)
             // Under the lock: no event can come between the state and the changes after it.
             continuation.yield(.state(shared.machine.state))
         }
         return stream
     }
 
-    /// Hands `event` to every subscriber, and forgets those whose stream has ended.
-    ///
-    /// A stream that ends is noticed here, from `yield`'s answer, never with an
-    /// `onTermination` handler: that handler runs while the Swift runtime holds the
-    /// cancelled consumer task's status lock, and taking this lock there while a yield under
-    /// this lock waits for that task's status lock deadlocks (seen as a daemon that never
-    /// exits on SIGTERM).
+    /// Hands `event` to every subscriber (``SubscriberList``).
     func publish(_ event: AudioRouteEvent) {
-        shared.withLock { shared in
-            for (id, continuation) in shared.subscribers {
-                if case .terminated = continuation.yield(event) { shared.subscribers.removeValue(forKey: id) }
-            }
-        }
+        shared.withLock { $0.subscribers.yield(event) }
     }
 
     /// Ends every subscriber's stream.
     func finishSubscribers() {
-        let ended = shared.withLock { shared in
-            defer { shared.subscribers.removeAll() }
-            return Array(shared.subscribers.values)
-        }
+        let ended = shared.withLock { $0.subscribers.removeAll() }
         for continuation in ended { continuation.finish() }
     }
 }
