@@ -37,18 +37,14 @@ enum ServerReading: Equatable, Sendable {
 /// it, so that a burst of changes (a volume slider dragged) costs one read. ``add(_:place:)``
 /// says when a batch opens and a task must be started to read it after the delay.
 final class QuietReads: Sendable {
-    private struct Pending {
-        var changes: [ReadingOrder.Key: (change: SubscriptionEvent, place: UInt64)] = [:]
-    }
-
-    private let pending = Mutex(Pending())
+    private let pending = Mutex<[ReadingOrder.Key: (change: SubscriptionEvent, place: UInt64)]>([:])
 
     /// Adds the read of `change`, announced at `place`; true when it opens a batch (nothing
     /// was waiting), so that the caller schedules ``take()``.
     func add(_ change: SubscriptionEvent, place: UInt64) -> Bool {
         pending.withLock { pending in
-            let opens = pending.changes.isEmpty
-            pending.changes[Self.key(of: change)] = (change, place)
+            let opens = pending.isEmpty
+            pending[Self.key(of: change)] = (change, place)
             return opens
         }
     }
@@ -56,8 +52,8 @@ final class QuietReads: Sendable {
     /// The reads due, oldest event first; the next ``add(_:place:)`` opens a new batch.
     func take() -> [(change: SubscriptionEvent, place: UInt64)] {
         pending.withLock { pending in
-            defer { pending.changes.removeAll() }
-            return pending.changes.values.sorted { $0.place < $1.place }
+            defer { pending.removeAll() }
+            return pending.values.sorted { $0.place < $1.place }
         }
     }
 

@@ -61,7 +61,7 @@ struct DeviceTracker: Sendable {
     /// what must be looked up.
     mutating func begin(_ events: [SubscriptionEvent]) -> (Change, LookupRound) {
         var latest = events.filter { Self.facilities.contains($0.facility) }.latestPerObject()
-            .map { (key: Key(facility: $0.facility, index: $0.facility == .server ? 0 : $0.index), kind: $0.kind) }
+            .map { (key: Key($0), kind: $0.kind) }
         if latest.contains(where: { $0.key.facility == .server }) {
             // The server announces a default it moved before the device it removes: the old
             // defaults are looked up in the same round, so that a removal is seen with it.
@@ -89,7 +89,7 @@ struct DeviceTracker: Sendable {
     mutating func applyRemovals(_ events: [SubscriptionEvent], during round: inout LookupRound) -> Change {
         var change = Change()
         for event in events.filter({ Self.facilities.contains($0.facility) }).latestPerObject() {
-            let key = Key(facility: event.facility, index: event.facility == .server ? 0 : event.index)
+            let key = Key(event)
             round.supersededSince.insert(key)
             if event.kind == .remove { change.devices.merge(remove(key)) }
         }
@@ -116,6 +116,16 @@ struct DeviceTracker: Sendable {
     fileprivate struct Key: Hashable, Sendable {
         var facility: SubscriptionEvent.Facility
         var index: UInt32
+
+        init(facility: SubscriptionEvent.Facility, index: UInt32) {
+            self.facility = facility
+            self.index = index
+        }
+
+        /// The object `event` is about; the server is one object, whatever index it names.
+        init(_ event: SubscriptionEvent) {
+            self.init(facility: event.facility, index: event.facility == .server ? 0 : event.index)
+        }
     }
 
     private var defaultSinkKey: Key? {
