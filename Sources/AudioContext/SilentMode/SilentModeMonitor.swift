@@ -11,10 +11,6 @@ public struct SilentModeMonitor: Sendable {
     let server: any AudioServer
     let logger: Logger
 
-    /// How long a read waits after the event that asks for it: long enough for a route
-    /// switch the same event causes (about a millisecond) to be done first.
-    static let readDelay = Duration.milliseconds(5)
-
     /// A monitor of `server`; `logger` hears of reads that fail.
     public init(server: any AudioServer, logger: Logger) {
         self.server = server
@@ -74,7 +70,7 @@ public struct SilentModeChanges: AsyncSequence, Sendable {
                     guard matters(change) else { continue }
                     // A plug or unplug is first the route's business: the read waits until
                     // the switch it may cause is done, rather than keep the server busy then.
-                    try? await Task.sleep(for: SilentModeMonitor.readDelay)
+                    try? await Task.sleep(for: ServerFollowing.quietReadDelay)
                     state = await read()
                 }
                 if state != last { return remember(state) }

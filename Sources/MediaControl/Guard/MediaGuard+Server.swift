@@ -30,7 +30,7 @@ extension MediaGuard {
                     case .later?:
                         guard quiet.add(change, place: place) else { break }
                         lookups.addTask {
-                            try? await Task.sleep(for: Self.quietReadDelay)
+                            try? await Task.sleep(for: ServerFollowing.quietReadDelay)
                             await withDiscardingTaskGroup { reads in
                                 for (change, place) in quiet.take() {
                                     reads.addTask { await self.read(change, place: place, into: queue) }
@@ -44,10 +44,6 @@ extension MediaGuard {
             }
         }
     }
-
-    /// How long a quiet read waits (``ServerReading/later``): long enough for the route switch
-    /// the same event may cause (about a millisecond) to be done first.
-    static let quietReadDelay = Duration.milliseconds(5)
 
     private func read(_ change: SubscriptionEvent, place: UInt64, into queue: InputQueue<MediaInput>) async {
         do {

@@ -17,7 +17,7 @@ enum ServerReading: Equatable, Sendable {
     case removal
     /// Read now.
     case now
-    /// Read after ``MediaGuard/quietReadDelay``, with the other quiet reads due then.
+    /// Read after `ServerFollowing.quietReadDelay`, with the other quiet reads due then.
     case later
 
     /// How `change` is read, given the sinks on which a stream plays now; nil for what the
