@@ -41,6 +41,14 @@ enum RouteEventLine {
             "server: \(ConnectionText.sentence(connection))"
         case .yielded(let device, let overrides):
             "yielded: \(named(device)) after \(overrides) overrides by another client; not taking the default back"
+        case .callsChanged(let calls):
+            "calls: " + (calls.isEmpty ? "none"
+                : calls.map { "\(TerminalText.escaped($0.id.rawValue)) \($0.state) (\(TerminalText.escaped($0.origin.description)))" }
+                    .joined(separator: ", "))
+        case .microphoneMuteChanged(let isMuted):
+            "microphone: \(isMuted ? "muted" : "unmuted")"
+        case .microphoneFailed(let source, let reason):
+            "microphone failed: \(TerminalText.escaped(source)): \(TerminalText.escaped(reason.message))"
         }
     }
 

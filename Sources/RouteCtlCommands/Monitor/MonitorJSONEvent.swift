@@ -13,7 +13,7 @@ struct MonitorJSONEvent: Encodable {
 
     private enum Key: String, CodingKey {
         case event, time, route, devices, callAudio, connected, connection, attempt, error, preferences, selection, from, to,
-             reason, device, step, message, active, overrides
+             reason, device, step, message, active, overrides, calls, muted, source, microphone, microphoneMuted, speaker
     }
 
     /// The event's name, as `event` writes it.
@@ -27,6 +27,9 @@ struct MonitorJSONEvent: Encodable {
         case .callAudioChanged: "callAudioChanged"
         case .connectionChanged: "connectionChanged"
         case .yielded: "yielded"
+        case .callsChanged: "callsChanged"
+        case .microphoneMuteChanged: "microphoneMuteChanged"
+        case .microphoneFailed: "microphoneFailed"
         }
     }
 
@@ -43,6 +46,10 @@ struct MonitorJSONEvent: Encodable {
             try encode(state.connection, in: &container)
             try container.encode(state.preferences.ordered.map(\.description), forKey: .preferences)
             try container.encode(state.selection?.rawValue, forKey: .selection)
+            try container.encode(state.calls.map(CallJSON.init), forKey: .calls)
+            try container.encode(state.microphone, forKey: .microphone)
+            try container.encode(state.isMicrophoneMuted, forKey: .microphoneMuted)
+            try container.encode(state.speaker?.rawValue, forKey: .speaker)
         case .devicesChanged(let devices):
             try container.encode(devices.map(DeviceOutput.JSONDevice.init), forKey: .devices)
         case .routeChanged(let from, let to, let reason):
@@ -62,6 +69,26 @@ struct MonitorJSONEvent: Encodable {
         case .yielded(let to, let overrides):
             try container.encode(device(to), forKey: .to)
             try container.encode(overrides, forKey: .overrides)
+        case .callsChanged(let calls):
+            try container.encode(calls.map(CallJSON.init), forKey: .calls)
+        case .microphoneMuteChanged(let isMuted):
+            try container.encode(isMuted, forKey: .muted)
+        case .microphoneFailed(let source, let reason):
+            try container.encode(source, forKey: .source)
+            try container.encode(reason.message, forKey: .message)
+        }
+    }
+
+    /// A call as `calls` writes it: `id`, `state`, `origin`.
+    private struct CallJSON: Encodable {
+        var id: String
+        var state: String
+        var origin: String
+
+        init(_ call: CallSession) {
+            id = call.id.rawValue
+            state = call.state.rawValue
+            origin = call.origin.description
         }
     }
 

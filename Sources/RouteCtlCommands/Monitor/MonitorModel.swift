@@ -37,7 +37,7 @@ struct MonitorModel: Equatable, Sendable {
             isCallAudioOn = isActive
         case .connectionChanged(let connection):
             self.connection = connection
-        case .switchFailed, .yielded:
+        case .switchFailed, .yielded, .callsChanged, .microphoneMuteChanged, .microphoneFailed:
             break
         }
         recent.append("\(time)  \(RouteEventLine.text(event))")

@@ -23,26 +23,38 @@ extension EngineInput {
 
 /// What an API caller waits on: the loop punches it once the machine has settled after the
 /// command (no switch under way), or the caller stops waiting when its task is cancelled. The
-/// command itself always runs in the loop, never in the caller's task.
+/// command itself always runs in the loop, never in the caller's task. On the way the loop
+/// notes what the caller is to be told: a refusal, and the failures the command settled through.
 final class CommandTicket: Sendable {
-    private enum State {
+    private enum Wait {
         case waiting
         case waiter(CheckedContinuation<Void, Never>)
         case done
     }
 
-    private let state = Mutex(State.waiting)
+    /// What the loop noted for the caller.
+    struct Report: Sendable {
+        var refusal: CommandRefusal?
+        var failures: [SwitchFailure] = []
+    }
+
+    private struct State {
+        var wait = Wait.waiting
+        var report = Report()
+    }
+
+    private let state = Mutex(State())
 
     init() {}
 
-    /// Waits until ``punch()``, or until the calling task is cancelled.
-    func wait() async {
+    /// Waits until ``punch()``, or until the calling task is cancelled; returns what the loop noted.
+    func wait() async -> Report {
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 let resumeNow = state.withLock { state -> Bool in
-                    guard case .waiting = state else { return true }
+                    guard case .waiting = state.wait else { return true }
                     if Task.isCancelled { return true }
-                    state = .waiter(continuation)
+                    state.wait = .waiter(continuation)
                     return false
                 }
                 if resumeNow { continuation.resume() }
@@ -50,13 +62,24 @@ final class CommandTicket: Sendable {
         } onCancel: {
             punch()
         }
+        return state.withLock { $0.report }
+    }
+
+    /// The command was refused: nothing changed.
+    func refuse(_ refusal: CommandRefusal) {
+        state.withLock { $0.report.refusal = refusal }
+    }
+
+    /// A failure while the command settled.
+    func note(_ failure: SwitchFailure) {
+        state.withLock { $0.report.failures.append(failure) }
     }
 
     /// Ends the wait. Idempotent.
     func punch() {
         let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
-            defer { state = .done }
-            if case .waiter(let continuation) = state { return continuation }
+            defer { state.wait = .done }
+            if case .waiter(let continuation) = state.wait { return continuation }
             return nil
         }
         waiter?.resume()

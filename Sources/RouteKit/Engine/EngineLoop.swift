@@ -74,7 +74,8 @@ struct EngineLoop: Sendable {
     /// next run keeps, and their callers are let go.
     private func settleUnhandled(_ inputs: [EngineInput]) {
         for case .command(let command, let ticket) in inputs {
-            _ = core.machine { $0.handle(command, now: .now) }
+            let answer = core.machine { $0.handle(command, now: .now) }
+            for case .refuse(let refusal) in answer { ticket.refuse(refusal) }
             ticket.punch()
         }
     }
@@ -144,7 +145,9 @@ struct EngineLoop: Sendable {
             }
         }
         for (command, ticket) in commands {
-            actions += core.machine { $0.handle(command, now: ContinuousClock.now) }
+            let answer = core.machine { $0.handle(command, now: ContinuousClock.now) }
+            for case .refuse(let refusal) in answer { ticket.refuse(refusal) }
+            actions += answer
             tickets.append(ticket)
         }
         actions += core.machine { $0.deadlinePassed(now: ContinuousClock.now) }
@@ -311,6 +314,11 @@ struct EngineLoop: Sendable {
             switch action {
             case .emit(let event):
                 logger.debug("\(event)")
+                switch event {
+                case .switchFailed(_, let failure), .microphoneFailed(_, let failure):
+                    for ticket in tickets { ticket.note(failure) }
+                default: break
+                }
                 held.append(event)
                 if !actions.contains(where: \.isSwitchRequest) { publish(&held) }
             case .selectProfile(let card, let profile, let device):
@@ -339,6 +347,14 @@ struct EngineLoop: Sendable {
                 await executor.restoreProfile(card: card, profile: profile, ifStill: selected, tracker: tracker)
             case .restoreDefaultSource(let source):
                 await executor.restoreDefaultSource(source)
+            case .muteSource(let source, let muted):
+                do {
+                    try await executor.muteSource(source, muted: muted)
+                } catch {
+                    actions += core.machine { $0.microphoneMuteFailed(source, error) }
+                }
+            case .refuse:
+                break  // told to the command's ticket as it was decided
             }
             if case .emit = action {} else { publish(&held) }
         }
@@ -383,16 +399,6 @@ struct EngineLoop: Sendable {
             guard case .application(let selector) = executor.scope,
                   let route = core.withShared({ $0.machine.route }) else { continue }
             record(await executor.follow(event, selector: selector, route: route, tracker: tracker))
-        }
-    }
-}
-
-private extension RouteAction {
-    /// A request that puts a route in place: what events decided with it wait for.
-    var isSwitchRequest: Bool {
-        switch self {
-        case .route, .selectProfile: true
-        default: false
         }
     }
 }

@@ -29,9 +29,13 @@ final class ManagerCore: Sendable {
         shared.withLock { body(&$0) }
     }
 
-    /// Applies one input to the machine and returns its actions.
+    /// Applies one input to the machine and returns its actions, the microphone's mute
+    /// brought in line with them (``RouteMachine/followMicrophone(_:)``).
     func machine(_ body: (inout RouteMachine) -> [RouteAction]) -> [RouteAction] {
-        shared.withLock { body(&$0.machine) }
+        shared.withLock { shared in
+            let actions = body(&shared.machine)
+            return shared.machine.followMicrophone(actions)
+        }
     }
 
     /// A new subscriber: the current state first, then every event from now on.

@@ -158,6 +158,11 @@ struct RouteExecutor: Sendable {
         }
     }
 
+    /// Mutes or unmutes `source` for the microphone's mute.
+    func muteSource(_ source: String, muted: Bool) async throws(SwitchFailure) {
+        try await perform(.microphone) { try await $0.setSourceMute(source, muted: muted) }
+    }
+
     // MARK: Helpers
 
     /// Runs moves a few at a time; a stream that ended or cannot move is logged, not a failure.

@@ -12,14 +12,14 @@ extension RouteMachine {
 
     /// Chooses the route and starts a switch when it is not in place.
     ///
-    /// The first tier of candidates (the manual selection, else the first preference entry
-    /// that matches a usable device) wins. A route already on a device of that tier stays,
+    /// The first tier of candidates (the speaker toggle, the manual selection, else the first
+    /// entry of the preference list in force, the call list in call mode, that matches a usable
+    /// device) wins. A route already on a device of that tier stays,
     /// unless a device of the tier appeared since the last decision and ranks first (the
     /// headset just switched on). With no candidate, the server's own choice stands.
     mutating func decide(_ reason: RouteChangeReason, now: ContinuousClock.Instant) -> [RouteAction] {
         guard isConnected else { return [] }
-        let tiers = RoutePolicy.tiers(among: devices, preferences: preferences.ordered, selection: selection, arrivals: arrivals,
-                                      automatic: automatic)
+        let tiers = routingTiers()
             .map { $0.filter { refused[$0.id] == nil && unconfirmed[$0.id] == nil && !isHeldBack($0.id, now: now) } }
             .filter { !$0.isEmpty }
         let appeared = newcomers
@@ -49,12 +49,19 @@ extension RouteMachine {
         if profileToSelect(for: device) != nil { return false }
         if configuration.isSystemScope {
             guard device.isActive else { return false }
-            guard let source = device.input?.deviceName else { return true }
+            guard let source = input(for: device)?.deviceName else { return true }
             return defaultSource == source
         }
         guard let route else { return false }
         return route.id == device.id && route.output?.deviceName == device.output?.deviceName
             && route.input?.deviceName == device.input?.deviceName
+    }
+
+    /// Where audio is recorded from while `device` carries the route: the microphone chosen
+    /// on its own while it is there, else the device's own input.
+    func input(for device: AudioDevice) -> AudioDevice.Endpoint? {
+        if let id = microphoneSelection, let chosen = self.device(id)?.input, chosen.deviceName != nil { return chosen }
+        return device.input
     }
 
     /// The card profile `device` needs now: its call profile while call audio is on (so its
@@ -94,12 +101,13 @@ extension RouteMachine {
             return [.emit(.switchFailed(device: device, reason: SwitchFailure(
                 step: .profile, message: "\(device.id) has no sink in the card's active profile")))] + decide(.fellThrough, now: now)
         }
-        let source = device.input?.deviceName
+        let input = input(for: device)
+        let source = input?.deviceName
         pending = PendingSwitch(device: device, stage: .confirming(sink: sink), reason: reason,
                                 deadline: now + configuration.confirmationTimeout,
                                 previousSink: previous.previousSink, previousSource: previous.previousSource)
         let plan = RoutePlan(device: device, sink: sink, sinkPort: device.output?.port, source: source,
-                             sourcePort: source == nil ? nil : device.input?.port,
+                             sourcePort: source == nil ? nil : input?.port,
                              setsSink: configuration.isSystemScope && defaultSink != sink,
                              setsSource: configuration.isSystemScope && source != nil && defaultSource != source)
         var actions: [RouteAction] = [.route(plan)]

@@ -161,6 +161,8 @@ extension RouteMachine {
                                      now: ContinuousClock.Instant) -> [RouteAction] {
         var actions = changeConnection(to: .ready)
         pending = nil
+        // A restarted server forgot every mute: the microphone's is applied again.
+        mutedSources.removeAll()
         refused.removeAll()
         unconfirmed.removeAll()
         isYielding = false
@@ -177,9 +179,10 @@ extension RouteMachine {
 
     /// An API call.
     mutating func handle(_ command: RouteCommand, now: ContinuousClock.Instant) -> [RouteAction] {
-        let reason: RouteChangeReason
+        let wasCallMode = isCallActive
+        let callsBefore = calls
+        var reason: RouteChangeReason
         var actions: [RouteAction] = []
-        var restoredCards: Set<String> = []
         switch command {
         case .setPreferences(let list):
             preferences = list
@@ -192,28 +195,51 @@ extension RouteMachine {
             reason = .preferencesChanged
         case .select(let id):
             selection = id
+            // The latest choice by hand wins over the toggle.
+            if id != nil { speaker = nil }
             reason = .selectionChanged
-        case .callAudio(let active):
-            guard active != isCallActive else { return [] }
-            isCallActive = active
-            actions.append(.emit(.callAudioChanged(isActive: active)))
-            if active {
-                callDefaultSource = defaultSource
-                reason = .callStarted
-            } else {
-                for (card, original) in callProfiles.sorted(by: { $0.key < $1.key }) {
-                    actions.append(.restoreProfile(card: card, profile: original, ifStill: ledger.profiles[card]?.selected))
-                    ledger.forgetProfile(card: card)
-                }
-                restoredCards = Set(callProfiles.keys)
-                callProfiles.removeAll()
-                reason = .callEnded
+        case .callAudio, .startCall, .setCallState, .endCall, .endCalls:
+            switch applyCallCommand(command) {
+            case .failure(let refusal): return [.refuse(refusal)]
+            case .success(false): return []
+            case .success(true): break
             }
+            actions.append(.emit(.callsChanged(calls)))
+            // A call rung, held or resumed while call mode stays: the route stays too.
+            guard isCallActive != wasCallMode else { return actions }
+            reason = isCallActive ? .callStarted : .callEnded
+        case .setCallPreferences(let list):
+            callPreferences = list
+            reason = .preferencesChanged
+        case .setSpeaker(let setting):
+            if let refusal = refusal(forSpeaker: setting) { return [.refuse(refusal)] }
+            speaker = setting
+            reason = .speakerToggled
+        case .selectMicrophone(let id):
+            if let id, !isMicrophone(id) { return [.refuse(.noSuchMicrophone(id))] }
+            guard id != microphoneSelection else { return [] }
+            microphoneSelection = id
+            reason = .selectionChanged
+        case .muteMicrophone(let muted):
+            if muted, microphone == nil { return [.refuse(.noMicrophone)] }
+            // Asked again: applied again, in case someone changed the source's mute since.
+            if muted { mutedSources.removeAll() }
+            guard muted != isMicrophoneMuted else { return [] }
+            isMicrophoneMuted = muted
+            return [.emit(.microphoneMuteChanged(isMuted: muted))]
         case .refresh:
             reason = .refreshed
         case .setAutomaticChoice(let choice):
             automatic = choice
             reason = .preferencesChanged
+        }
+        var restoredCards: Set<String> = []
+        if isCallActive != wasCallMode {
+            let change = callModeChanged()
+            actions += change.actions
+            restoredCards = change.restoredCards
+        } else if calls != callsBefore {
+            return actions
         }
         refused.removeAll()
         unconfirmed.removeAll()
@@ -223,7 +249,7 @@ extension RouteMachine {
         // A new decision replaces a switch under way.
         pending = nil
         actions += decide(reason, now: now)
-        if case .callAudio(false) = command, let before = callDefaultSource, configuration.isSystemScope {
+        if wasCallMode, !isCallActive, let before = callDefaultSource, configuration.isSystemScope {
             callDefaultSource = nil
             // The route's microphone stays only if it did not come with a call profile being put back.
             let keepsInput = route?.input?.deviceName != nil && !(route?.card.map(restoredCards.contains) ?? false)
@@ -308,7 +334,10 @@ extension RouteMachine {
         route = nil
         pending = nil
         isYielding = false
-        isCallActive = false
+        calls.removeAll()
+        speaker = nil
+        isMicrophoneMuted = false
+        mutedSources.removeAll()
         callProfiles.removeAll()
         callDefaultSource = nil
         refused.removeAll()

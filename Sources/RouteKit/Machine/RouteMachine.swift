@@ -57,7 +57,19 @@ struct RouteMachine: Sendable {
     // Machine/); the engine reads them.
     var preferences: PreferenceList
     var selection: AudioDevice.ID?
-    var isCallActive = false
+    /// The calls held, in the order they started (``RouteMachine+Calls``).
+    var calls: [CallSession] = []
+    /// The order calls are routed by while call mode lasts.
+    var callPreferences = PreferenceList.calls
+    /// The call-time speaker toggle: on puts audio on a speakerphone, off on the best other
+    /// device of the call list; nil when nobody toggled it since call mode began or ended.
+    var speaker: SpeakerSetting?
+    /// The microphone chosen on its own (a desk microphone while listening on the speaker).
+    var microphoneSelection: AudioDevice.ID?
+    /// Whether the microphone is muted: applied to whatever source is recorded from.
+    var isMicrophoneMuted = false
+    /// The sources the machine muted for ``isMicrophoneMuted``, to unmute when the route moves on.
+    var mutedSources: Set<String> = []
     /// Where the manager stands with its server (``AudioRouteState/connection``).
     var connection: ConnectionState = .idle
     var isYielding = false
@@ -121,10 +133,20 @@ struct RouteMachine: Sendable {
     /// The devices that can be used now: ACB's `audioDevices`.
     var usableDevices: [AudioDevice] { devices.filter { $0.availability != .unavailable } }
 
+    /// Whether call mode is on: a call is active or held.
+    var isCallActive: Bool { calls.contains(where: \.holdsCallMode) }
+
     /// What a new subscriber is told first.
     var state: AudioRouteState {
-        AudioRouteState(devices: usableDevices, route: route, isCallAudioActive: isCallActive, connection: connection,
-                        preferences: preferences, selection: selection, isYielding: isYielding)
+        var state = AudioRouteState(devices: usableDevices, route: route, isCallAudioActive: isCallActive, connection: connection,
+                                    preferences: preferences, selection: selection, isYielding: isYielding)
+        state.calls = calls
+        state.callPreferences = callPreferences
+        state.speaker = speaker
+        state.microphone = microphone
+        state.microphoneSelection = microphoneSelection
+        state.isMicrophoneMuted = isMicrophoneMuted
+        return state
     }
 }
 
@@ -142,6 +164,10 @@ enum RouteAction: Sendable, Equatable {
     case restoreProfile(card: String, profile: String, ifStill: String?)
     /// Make `source` the default source again (call audio ended).
     case restoreDefaultSource(String)
+    /// Mute or unmute the source `source` (the microphone's mute, applied where it records).
+    case muteSource(String, muted: Bool)
+    /// Answer the command being handled with a refusal: nothing was changed.
+    case refuse(CommandRefusal)
     /// Tell subscribers.
     case emit(AudioRouteEvent)
 }
@@ -166,6 +192,15 @@ enum RouteCommand: Sendable, Equatable {
     case setFallback(AudioPreference?)
     case select(AudioDevice.ID?)
     case callAudio(Bool)
+    case startCall(CallSession)
+    case setCallState(CallSession.ID, CallState)
+    case endCall(CallSession.ID)
+    /// Ends every call of this origin (a bus client gone).
+    case endCalls(CallOrigin)
+    case setCallPreferences(PreferenceList)
+    case setSpeaker(SpeakerSetting?)
+    case selectMicrophone(AudioDevice.ID?)
+    case muteMicrophone(Bool)
     case refresh
     case setAutomaticChoice(AutomaticChoice)
 }

@@ -85,9 +85,6 @@ public final class AudioDeviceManager: Sendable {
     /// The device chosen by hand (``select(_:)``), kept while it is present.
     public var manualSelection: AudioDevice.ID? { core.withShared { $0.machine.selection } }
 
-    /// Whether call audio is on (``activateCallAudio()``).
-    public var isCallAudioActive: Bool { core.withShared { $0.machine.isCallActive } }
-
     /// Whether the manager is running (between ``start()`` and ``stop()``, or inside ``run()``).
     public var isRunning: Bool { core.withShared { $0.inputs != nil } }
 
@@ -179,35 +176,23 @@ public final class AudioDeviceManager: Sendable {
         await send(.refresh)
     }
 
-    // MARK: Call audio
-
-    /// Starts call audio: the route's device is used in both directions. A Bluetooth headset
-    /// moves to its headset profile (HSP/HFP) so that its microphone works, and the input
-    /// follows the output. ACB's `activeCallKitAudioSession`.
-    public func activateCallAudio() async {
-        await send(.callAudio(true))
-    }
-
-    /// Ends call audio: the profiles switched for the call are put back, then the route
-    /// outside calls, and in system scope the default source the call found. ACB's
-    /// `deactiveCallKitAudioSession`.
-    public func deactivateCallAudio() async {
-        await send(.callAudio(false))
-    }
-
-    /// Hands a command to the loop and waits until it has settled. Not running: the command
-    /// changes only what is kept for the next start.
-    private func send(_ command: RouteCommand) async {
+    /// Hands a command to the loop and waits until it has settled; returns what the loop noted
+    /// for the caller. Not running: the command changes only what is kept for the next start
+    /// (a refusal is still told).
+    @discardableResult
+    func send(_ command: RouteCommand) async -> CommandTicket.Report {
         let ticket = CommandTicket()
-        let queued = core.withShared { shared -> Bool in
+        let refusal = core.withShared { shared -> CommandRefusal?? in
             guard let inputs = shared.inputs else {
-                _ = shared.machine.handle(command, now: .now)
-                return false
+                let answer = shared.machine.handle(command, now: .now)
+                for case .refuse(let refusal) in answer { return .some(refusal) }
+                return .some(nil)
             }
             inputs.push(.command(command, ticket))
-            return true
+            return nil
         }
-        if queued { await ticket.wait() }
+        if let refusal { return CommandTicket.Report(refusal: refusal) }
+        return await ticket.wait()
     }
 }
 

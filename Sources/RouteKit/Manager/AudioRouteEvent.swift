@@ -16,8 +16,16 @@ public enum AudioRouteEvent: Hashable, Sendable, CustomStringConvertible {
     case inputChanged(route: AudioDevice)
     /// Switching to `device` failed; the manager went on to the next preference.
     case switchFailed(device: AudioDevice, reason: SwitchFailure)
-    /// Call audio was turned on or off.
+    /// Call mode began or ended: a call became active, or the last active or held call ended
+    /// (see ``CallSession``).
     case callAudioChanged(isActive: Bool)
+    /// The calls held changed: one started, rang, was answered, held, resumed or ended.
+    /// Carries the calls now, in the order they started.
+    case callsChanged([CallSession])
+    /// The microphone was muted or unmuted (the call's mute, applied wherever audio is recorded from).
+    case microphoneMuteChanged(isMuted: Bool)
+    /// Muting or unmuting the source `source` failed; the manager tries again at the next change.
+    case microphoneFailed(source: String, reason: SwitchFailure)
     /// Where the manager stands with its sound server changed, in `PulseClient`'s words
     /// (`ConnectionState`): `.connecting` as a run starts reading the server, `.ready` once
     /// it follows it (at start, and back after a loss: the route is re-applied then), each
@@ -40,6 +48,12 @@ public enum AudioRouteEvent: Hashable, Sendable, CustomStringConvertible {
             "input changed: \(route.id.rawValue) records from \(route.input?.deviceName ?? "no input of its own")"
         case .callAudioChanged(let isActive):
             "call audio \(isActive ? "on" : "off")"
+        case .callsChanged(let calls):
+            "calls: " + (calls.isEmpty ? "none" : calls.map(\.description).joined(separator: ", "))
+        case .microphoneMuteChanged(let isMuted):
+            "microphone \(isMuted ? "muted" : "unmuted")"
+        case .microphoneFailed(let source, let reason):
+            "microphone \(source): \(reason)"
         case .connectionChanged(let connection):
             "server connection: \(connection)"
         case .yielded(let device, let overrides):
@@ -82,6 +96,19 @@ public struct AudioRouteState: Hashable, Sendable {
     public var selection: AudioDevice.ID?
     /// Whether the manager stopped taking the default back from someone else.
     public var isYielding: Bool
+    /// The calls held, in the order they started; call mode is on while one is active or held.
+    public var calls: [CallSession] = []
+    /// The order calls are routed by (``PreferenceList/calls`` unless set).
+    public var callPreferences: PreferenceList = .calls
+    /// The call-time speaker toggle, nil when untouched since call mode began or ended.
+    public var speaker: SpeakerSetting?
+    /// The source audio is recorded from: the microphone chosen on its own, else the route's
+    /// input; nil when there is none (never a monitor).
+    public var microphone: String?
+    /// The microphone chosen on its own, if any.
+    public var microphoneSelection: AudioDevice.ID?
+    /// Whether the microphone is muted (wherever audio is recorded from).
+    public var isMicrophoneMuted = false
 
     /// Shorthand for `connection.isReady`: whether the manager is connected to its server and
     /// following it. Kept so that code that only needs yes or no reads as before;
@@ -126,6 +153,8 @@ public enum RouteChangeReason: String, Hashable, Sendable, Codable, CustomString
     case callStarted
     /// Call audio ended.
     case callEnded
+    /// The speaker toggle was turned on or off.
+    case speakerToggled
     /// ``AudioDeviceManager/refreshSpeakerphoneSetting()`` re-applied the route.
     case refreshed
     /// The connection to the server came back (the server restarted): the route was re-applied.
@@ -155,6 +184,8 @@ public struct SwitchFailure: Error, Hashable, Sendable, CustomStringConvertible 
         case moveStreams
         /// Reading back what the server did: it did not do what was asked.
         case verification
+        /// Muting or unmuting the microphone's source.
+        case microphone
     }
 
     /// The step that failed.

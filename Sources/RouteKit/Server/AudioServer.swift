@@ -63,6 +63,8 @@ public protocol AudioServer: Sendable {
     func setSourcePort(_ source: String, port: String) async throws
     /// Switches a card's profile.
     func setCardProfile(_ card: String, profile: String) async throws
+    /// Mutes or unmutes the source `source` (the microphone's mute).
+    func setSourceMute(_ source: String, muted: Bool) async throws
 }
 
 extension AudioServer {

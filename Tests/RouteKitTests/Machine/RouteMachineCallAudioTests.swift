@@ -131,7 +131,7 @@ struct RouteMachineCallAudioTests {
                              preferences: PreferenceList([.kind(.bluetooth)]))
         _ = rig.settle(rig.start())
         let on = rig.handle(.callAudio(true))
-        #expect(on.events == [.callAudioChanged(isActive: true)])
+        #expect(on.events == [.callsChanged(rig.machine.calls), .callAudioChanged(isActive: true)])
         #expect(!on.switchesAnything)
         #expect(rig.machine.route?.id == plain.id)
     }

@@ -163,14 +163,21 @@ struct MachineRig {
     mutating func advance(_ duration: Duration) { now += duration }
 
     mutating func start(configured: ConfiguredDefaults? = nil) -> [RouteAction] {
-        machine.start(devices: devices, defaultSink: defaultSink, defaultSource: defaultSource, configured: configured, now: now)
+        let actions = machine.start(devices: devices, defaultSink: defaultSink, defaultSource: defaultSource,
+                                    configured: configured, now: now)
+        return machine.followMicrophone(actions)
     }
 
-    mutating func handle(_ command: RouteCommand) -> [RouteAction] { machine.handle(command, now: now) }
+    /// An API call, as the engine hands it over (the microphone's mute followed after it).
+    mutating func handle(_ command: RouteCommand) -> [RouteAction] {
+        let actions = machine.handle(command, now: now)
+        return machine.followMicrophone(actions)
+    }
 
     /// The server goes away: the client says it reconnects (attempt `attempt`, after `error`).
     mutating func loseConnection(attempt: Int = 1, _ error: PulseError = MachineRig.lostServer) -> [RouteAction] {
-        machine.connectionChanged(to: .reconnecting(attempt: attempt, lastError: error))
+        let actions = machine.connectionChanged(to: .reconnecting(attempt: attempt, lastError: error))
+        return machine.followMicrophone(actions)
     }
 
     /// What `PulseClient` says when the server dies.
@@ -246,12 +253,14 @@ struct MachineRig {
     /// What the machine would be told if nothing but time passed: its deadline, if any.
     mutating func passDeadline() -> [RouteAction] {
         if let deadline = machine.deadline, deadline > now { now = deadline }
-        return machine.deadlinePassed(now: now)
+        let actions = machine.deadlinePassed(now: now)
+        return machine.followMicrophone(actions)
     }
 
     private mutating func notify(added: Set<AudioDevice.ID>, removed: Set<AudioDevice.ID>) -> [RouteAction] {
-        machine.update(devices: devices, defaultSink: defaultSink, defaultSource: defaultSource,
-                       added: added, removed: removed, now: now)
+        let actions = machine.update(devices: devices, defaultSink: defaultSink, defaultSource: defaultSource,
+                                     added: added, removed: removed, now: now)
+        return machine.followMicrophone(actions)
     }
 }
 
@@ -322,6 +331,22 @@ extension Array where Element == RouteAction {
         filter { action in
             guard case .moveStrays = action else { return false }
             return true
+        }
+    }
+
+    /// The sources muted (true) or unmuted (false), in order.
+    var sourceMutes: [(source: String, muted: Bool)] {
+        compactMap { action in
+            guard case .muteSource(let source, let muted) = action else { return nil }
+            return (source, muted)
+        }
+    }
+
+    /// The refusals answered.
+    var refusals: [CommandRefusal] {
+        compactMap { action in
+            guard case .refuse(let refusal) = action else { return nil }
+            return refusal
         }
     }
 

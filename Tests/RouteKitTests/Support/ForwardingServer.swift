@@ -35,4 +35,5 @@ extension ForwardingServer {
     func setSinkPort(_ sink: String, port: String) async throws { try await base.setSinkPort(sink, port: port) }
     func setSourcePort(_ source: String, port: String) async throws { try await base.setSourcePort(source, port: port) }
     func setCardProfile(_ card: String, profile: String) async throws { try await base.setCardProfile(card, profile: profile) }
+    func setSourceMute(_ source: String, muted: Bool) async throws { try await base.setSourceMute(source, muted: muted) }
 }
