@@ -33,7 +33,7 @@ struct DaemonBusOptions: ParsableArguments {
                  context: any ContextControl, logger: Logger)
         async throws -> (service: RouteKitBusService, announcement: String)? {
         guard dbus else { return nil }
-        let driver = EngineDriver(manager: manager, microphone: DefaultSourceMicrophone(client: client),
+        let driver = EngineDriver(manager: manager, microphone: SourceMuteReader(client: client),
                                   preferences: StateFilePreferenceKeeper(preferences: preferences), context: context)
         let configuration = RouteKitBusService.Configuration(servesCallAudio: callAudio)
         let session: BusSession?

@@ -8,11 +8,28 @@
 enum NullSinkArguments {
     /// The arguments after `load-module`.
     static func make(name: String, properties: [String: String]) throws(SandboxError) -> [String] {
+        try checkName(name, "sink")
+        return ["module-null-sink", "sink_name=\(name)"] + (try propertyArgument("sink_properties", properties).map { [$0] } ?? [])
+    }
+
+    /// The arguments after `load-module` for a microphone: `module-pipe-source` reading the
+    /// FIFO `file`.
+    static func makeMicrophone(name: String, file: String, properties: [String: String]) throws(SandboxError) -> [String] {
+        try checkName(name, "source")
+        try checkName(file, "file")
+        return ["module-pipe-source", "source_name=\(name)", "file=\(file)"]
+            + (try propertyArgument("source_properties", properties).map { [$0] } ?? [])
+    }
+
+    private static func checkName(_ name: String, _ what: String) throws(SandboxError) {
         guard !name.isEmpty, name.unicodeScalars.allSatisfy(isNameCharacter) else {
-            throw SandboxError("invalid sink name \"\(name)\": it must be non-empty, without spaces, quotes, backslashes or control characters")
+            throw SandboxError("invalid \(what) name \"\(name)\": it must be non-empty, without spaces, quotes, backslashes or control characters")
         }
-        var arguments = ["module-null-sink", "sink_name=\(name)"]
-        guard !properties.isEmpty else { return arguments }
+    }
+
+    /// `argument="key='value' …"`, nil for no properties.
+    private static func propertyArgument(_ argument: String, _ properties: [String: String]) throws(SandboxError) -> String? {
+        guard !properties.isEmpty else { return nil }
         var quoted: [String] = []
         for (key, value) in properties.sorted(by: { $0.key < $1.key }) {
             guard !key.isEmpty, key.unicodeScalars.allSatisfy(isKeyCharacter) else {
@@ -23,8 +40,7 @@ enum NullSinkArguments {
             }
             quoted.append("\(key)='\(value)'")
         }
-        arguments.append("sink_properties=\"\(quoted.joined(separator: " "))\"")
-        return arguments
+        return "\(argument)=\"\(quoted.joined(separator: " "))\""
     }
 
     private static func isValueCharacter(_ scalar: Unicode.Scalar) -> Bool {

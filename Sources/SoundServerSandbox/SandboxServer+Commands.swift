@@ -50,6 +50,22 @@ extension SandboxServer {
         return index
     }
 
+    /// Adds a microphone: a source named `name` with the given source properties, reading a
+    /// FIFO in the sandbox that nobody writes (`module-pipe-source`: both servers offer it with
+    /// properties, unlike `module-null-source`, and unlike `module-remap-source` it is no
+    /// filter, which RouteKit would take for a virtual device). Returns the module's index.
+    /// RouteKit pairs it with the sink whose properties give the same `device.name` (or
+    /// Bluetooth address) and kind: the same properties as the sink's make a headset's microphone.
+    public func loadMicrophone(name: String, properties: [String: String] = [:]) async throws -> UInt32 {
+        let arguments = try NullSinkArguments.makeMicrophone(name: name, file: directory + "/" + name + ".fifo", properties: properties)
+        let output = try await pactl(arguments: ["load-module"] + arguments)
+        let text = output.trimmingWhitespace()
+        guard let index = UInt32(text) else {
+            throw SandboxError("pactl load-module printed \"\(text)\", not a module index", command: ["pactl", "load-module"] + arguments)
+        }
+        return index
+    }
+
     /// Unloads the module with index `index` (a null sink from ``loadNullSink(name:properties:)``
     /// disappears with it).
     public func unloadModule(_ index: UInt32) async throws {

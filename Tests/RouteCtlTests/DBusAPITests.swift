@@ -19,8 +19,8 @@ struct DBusAPITests {
     static func withDaemon(_ kind: SoundServerKind, _ extra: [String] = [],
                            _ body: (SandboxServer, SessionBusClients, RunningProcess) async throws -> Void) async throws {
         try await SandboxServer.withServer(kind) { server in
-            _ = try await server.loadNullSink(name: "speaker", properties: speaker)
-            _ = try await server.loadNullSink(name: "bt_headset", properties: headset)
+            _ = try await server.plugDevice("speaker", properties: speaker)
+            _ = try await server.plugDevice("bt_headset", properties: headset)
             try await PrivateSessionBus.withBus { bus in
                 let clients = SessionBusClients(bus: bus)
                 let daemon = try await clients.daemon(["--prefer", "bluetooth", "--prefer", "speakerphone"] + extra, on: server)

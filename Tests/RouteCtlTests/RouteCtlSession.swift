@@ -63,7 +63,7 @@ struct RouteCtlSession: Sendable {
             try await withTemporaryDirectory("routectl-session") { home in
                 try FileManager.default.createDirectory(at: home.appendingPathComponent("runtime"), withIntermediateDirectories: true,
                                                         attributes: [.posixPermissions: 0o700])
-                _ = try await server.loadNullSink(name: "speaker", properties: DeviceProperties.speaker)
+                _ = try await server.plugDevice("speaker", properties: DeviceProperties.speaker, microphone: false)
                 _ = try await server.loadNullSink(name: "usb_headset", properties: DeviceProperties.wiredHeadset)
                 _ = try await server.loadNullSink(name: "bt_headset", properties: DeviceProperties.bluetoothHeadset)
                 _ = try await server.pactl("set-default-sink", "bt_headset")
@@ -73,15 +73,13 @@ struct RouteCtlSession: Sendable {
         }
     }
 
-    /// Adds a microphone (a source that is no monitor) and makes it the default source.
+    /// Adds the speaker's built-in microphone (a source that is no monitor, paired with the
+    /// speaker) and makes it the default source.
     func addMicrophone(named name: String = "builtin_mic") async throws {
-        if server.kind == .pipewire {
-            // pipewire-pulse has no module-null-source; a null sink of the source class is one.
-            _ = try await server.pactl("load-module", "module-null-sink", "sink_name=\(name)",
-                                       "sink_properties=media.class=Audio/Source/Virtual device.description=Microphone")
-        } else {
-            _ = try await server.pactl("load-module", "module-null-source", "source_name=\(name)", "description=Microphone")
-        }
+        var properties = DeviceProperties.speaker
+        properties["device.name"] = "speaker"
+        properties["device.description"] = "Internal Microphone"
+        _ = try await server.loadMicrophone(name: name, properties: properties)
         try await ServerObservation.waitForSource(name, on: server)
         _ = try await server.pactl("set-default-source", name)
         try await ServerObservation.waitForDefaultSource(name, on: server)

@@ -19,27 +19,13 @@ struct CallAudioMappingTests {
         #expect(error?.message == "Invalid mode 255: 0 (default) or 1 (voice call)")
     }
 
-    @Test("EnableSpeaker(true) chooses a speakerphone by hand; false drops a hand-chosen one")
+    @Test("EnableSpeaker is the engine's call-time speaker toggle, whatever was chosen by hand")
     func speaker() throws {
-        let onHeadset = Devices.state(route: Devices.headset)
-        #expect(try CallAudioRequest.enableSpeaker(true).operation(devices: Devices.all, state: onHeadset) == .select("desk_speaker"))
         let chosen = Devices.state(route: Devices.speaker, selection: "speaker")
-        #expect(try CallAudioRequest.enableSpeaker(true).operation(devices: Devices.all, state: chosen) == .select("speaker"))
-        #expect(try CallAudioRequest.enableSpeaker(false).operation(devices: Devices.all, state: chosen) == .select(nil))
-        // Off while the speaker was not chosen by hand: the preferences decide already.
-        #expect(try CallAudioRequest.enableSpeaker(false).operation(devices: Devices.all, state: onHeadset) == .nothing)
-        let headsetChosen = Devices.state(route: Devices.headset, selection: "bt_headset")
-        #expect(try CallAudioRequest.enableSpeaker(false).operation(devices: Devices.all, state: headsetChosen) == .nothing)
-    }
-
-    @Test("EnableSpeaker(true) with no speakerphone fails with Failed, as callaudiod's operations do")
-    func noSpeaker() {
-        let devices = [Devices.headset]
-        let error = #expect(throws: BusError.self) {
-            try CallAudioRequest.enableSpeaker(true).operation(devices: devices, state: Devices.state(route: Devices.headset))
-        }
-        #expect(error?.name == BusError.failedName)
-        #expect(error?.message.hasPrefix("no speakerphone device is present.") == true)
+        #expect(try CallAudioRequest.enableSpeaker(true).operation(devices: Devices.all, state: chosen) == .speaker(.on))
+        #expect(try CallAudioRequest.enableSpeaker(false).operation(devices: Devices.all, state: chosen) == .speaker(.off))
+        let onHeadset = Devices.state(route: Devices.headset)
+        #expect(try CallAudioRequest.enableSpeaker(false).operation(devices: Devices.all, state: onHeadset) == .speaker(.off))
     }
 
     @Test("MuteMic(true) mutes the microphone")

@@ -108,10 +108,15 @@ extension RouteMachine {
     // MARK: The microphone
 
     /// The source audio is recorded from: the microphone chosen on its own, else the route's
-    /// input. Never a monitor (devices carry none as their input).
+    /// input, else (system scope) the default source when it is a device's input (headphones
+    /// or a headset in A2DP: applications record from the built-in microphone). Never a
+    /// monitor: devices carry none as their input.
     var microphone: String? {
         if let id = microphoneSelection, let input = device(id)?.input?.deviceName { return input }
-        return route?.input?.deviceName
+        if let input = route?.input?.deviceName { return input }
+        guard configuration.isSystemScope, route != nil, let defaultSource,
+              devices.contains(where: { $0.input?.deviceName == defaultSource }) else { return nil }
+        return defaultSource
     }
 
     /// Whether `id` names a present device with an input to record from.

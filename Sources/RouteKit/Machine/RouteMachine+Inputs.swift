@@ -183,6 +183,10 @@ extension RouteMachine {
         let callsBefore = calls
         var reason: RouteChangeReason
         var actions: [RouteAction] = []
+        if !isCallActive, command.changesMediaPreferences {
+            // Outside calls the toggle steers the media route until the user says otherwise.
+            speaker = nil
+        }
         switch command {
         case .setPreferences(let list):
             preferences = list
@@ -403,6 +407,16 @@ extension RouteMachine {
     }
 
     func device(_ id: AudioDevice.ID) -> AudioDevice? { devices.first { $0.id == id } }
+}
+
+extension RouteCommand {
+    /// Whether the command replaces the media preferences.
+    var changesMediaPreferences: Bool {
+        switch self {
+        case .setPreferences, .setPreferred, .setFallback: true
+        default: false
+        }
+    }
 }
 
 extension SwitchFailure {

@@ -2,12 +2,12 @@ import DBus
 import PulseAudio
 import RouteKit
 
-/// Performs ``EngineOperation``s on the manager and the microphone: the one place where a
+/// Performs ``EngineOperation``s on the manager for a calling client: the one place where a
 /// D-Bus call changes anything.
 public struct EngineDriver: Sendable {
     /// The engine.
     public let manager: AudioDeviceManager
-    /// The default source's mute.
+    /// Reads the mute of the source the engine records from.
     public let microphone: any MicrophoneControl
     /// Who owns the preference list: `SetPreferences` and `ClearPreferences` go through it.
     public let preferences: any PreferenceKeeper
@@ -25,11 +25,12 @@ public struct EngineDriver: Sendable {
         self.context = context
     }
 
-    /// Performs `operation`; returns once the engine has settled (the route confirmed, or
-    /// the next device tried). Throws the D-Bus error to answer with: `UnknownDevice` or
-    /// `NotUsable` when the device went away meanwhile, `ServerFailed` when the server
-    /// refused to mute.
-    public func perform(_ operation: EngineOperation) async throws(BusError) {
+    /// Performs `operation` for `caller` (the client's unique bus name; nil for a call built
+    /// without one); returns once the engine has settled (the route confirmed, or the next
+    /// device tried). Throws the D-Bus error to answer with: `UnknownDevice` or `NotUsable`
+    /// when the device went away meanwhile, `NotUsable` when the speaker toggle or the
+    /// microphone cannot be honoured, `ServerFailed` when the server refused to mute.
+    public func perform(_ operation: EngineOperation, caller: String?) async throws(BusError) {
         switch operation {
         case .select(let device):
             do {
@@ -48,14 +49,21 @@ public struct EngineDriver: Sendable {
             await preferences.setRunTime(nil, on: manager)
         case .callAudio(let on):
             if on { await manager.activateCallAudio() } else { await manager.deactivateCallAudio() }
-        case .muteMicrophone(let mute):
+        case .speaker(let setting):
             do {
-                try await microphone.setMuted(mute)
-            } catch let error as PulseError {
-                throw BusError(name: RouteKitInterface.ErrorName.serverFailed,
-                               message: "the server could not \(error.operation): \(error.reason)")
+                try await manager.setSpeaker(setting)
             } catch {
-                throw BusError(name: RouteKitInterface.ErrorName.serverFailed, message: "\(error)")
+                throw BusError(name: RouteKitInterface.ErrorName.notUsable, message: error.description)
+            }
+        case .muteMicrophone(let mute):
+            let outcome: CommandOutcome
+            do {
+                outcome = try await manager.setMicrophoneMuted(mute)
+            } catch {
+                throw BusError(name: RouteKitInterface.ErrorName.notUsable, message: error.description)
+            }
+            if let failure = outcome.failures.last(where: { $0.step == .microphone }) {
+                throw BusError(name: RouteKitInterface.ErrorName.serverFailed, message: "the server could not \(failure.message)")
             }
         case .refresh:
             await manager.refreshSpeakerphoneSetting()
@@ -68,6 +76,13 @@ public struct EngineDriver: Sendable {
         case .nothing:
             break
         }
+    }
+
+    /// Whether the microphone the engine records from is muted, as the server shows it; nil
+    /// when there is none or it cannot be read.
+    public func isMicrophoneMuted() async -> Bool? {
+        guard let source = manager.microphone else { return nil }
+        return await microphone.isMuted(source)
     }
 
     /// The devices the manager follows (or reads now, when it does not run); none when the

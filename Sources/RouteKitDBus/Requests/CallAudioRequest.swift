@@ -39,11 +39,7 @@ public enum CallAudioRequest: Hashable, Sendable {
         case .selectMode(let mode):
             throw BusError.invalidArguments("Invalid mode \(mode): 0 (default) or 1 (voice call)")
         case .enableSpeaker(let enable):
-            do {
-                return try SpeakerPlan.operation(enable: enable, devices: devices, state: state, automatic: automatic)
-            } catch {
-                throw BusError.failed(error.message)
-            }
+            return .speaker(enable ? .on : .off)
         case .muteMicrophone(let mute):
             return .muteMicrophone(mute)
         }

@@ -1,8 +1,9 @@
 import RouteKit
 
 /// What a D-Bus call does to the engine, decided before anything changes: the pure answer of
-/// ``RouteKitRequest/operation(devices:state:)`` and ``CallAudioRequest/operation(devices:state:)``,
-/// performed by ``EngineDriver``.
+/// ``RouteKitRequest/operation(devices:state:automatic:)`` and
+/// ``CallAudioRequest/operation(devices:state:automatic:)``, performed by ``EngineDriver`` on
+/// behalf of the calling client.
 public enum EngineOperation: Hashable, Sendable {
     /// Choose this device by hand (`AudioDeviceManager.select`), or clear the choice (nil).
     case select(AudioDevice.ID?)
@@ -10,9 +11,13 @@ public enum EngineOperation: Hashable, Sendable {
     case setPreferences([AudioPreference])
     /// Forget the run-time preferences: the configured ones apply again.
     case restoreConfiguredPreferences
-    /// Turn call audio on or off.
+    /// The session's one implicit call on or off (RouteKit1's `StartCall` and `EndCall`,
+    /// callaudiod's `SelectMode`): ACB's activate and deactivate, kept when the caller exits
+    /// (a `routectl call start` or `callaudiocli -m 1` is done before the call is).
     case callAudio(Bool)
-    /// Mute or unmute the default source.
+    /// Turn the call-time speaker toggle on or off.
+    case speaker(SpeakerSetting)
+    /// Mute or unmute the microphone (the call's mute, wherever audio is recorded from).
     case muteMicrophone(Bool)
     /// Apply the route again from scratch (`refreshSpeakerphoneSetting`).
     case refresh

@@ -70,28 +70,11 @@ public enum RouteKitRequest: Hashable, Sendable {
         case .clearPreferences: .restoreConfiguredPreferences
         case .startCall: .callAudio(true)
         case .endCall: .callAudio(false)
-        case .enableSpeaker(let enable): try SpeakerPlan.operation(enable: enable, devices: devices, state: state, automatic: automatic)
+        case .enableSpeaker(let enable): .speaker(enable ? .on : .off)
         case .muteMicrophone(let mute): .muteMicrophone(mute)
         case .refresh: .refresh
         case .volumeCapture(let isOn): .volumeCapture(isOn)
         case .listDevices, .status: .nothing
         }
-    }
-}
-
-/// What turning the speaker on or off means for the engine, for both APIs: on chooses a
-/// speakerphone by hand (the one in use, or the policy's first); off drops a hand-chosen
-/// speakerphone, so the preferences decide again. Pure.
-public enum SpeakerPlan {
-    /// The operation; throws `UnknownDevice` when the speaker is asked for and none is present.
-    public static func operation(enable: Bool, devices: [AudioDevice], state: AudioRouteState,
-                                 automatic: AutomaticChoice = AutomaticChoice()) throws(BusError) -> EngineOperation {
-        if enable {
-            return .select(try DeviceTarget.resolve(AudioDeviceKind.speakerphone.rawValue, among: devices, route: state.route,
-                                                    automatic: automatic))
-        }
-        guard let selection = state.selection,
-              devices.first(where: { $0.id == selection })?.kind == .speakerphone else { return .nothing }
-        return .select(nil)
     }
 }

@@ -46,7 +46,7 @@ public final class BusSession: Sendable {
         }
         do {
             let state = driver.manager.state
-            let muted = await driver.microphone.isMuted()
+            let muted = await driver.isMicrophoneMuted()
             var routeKit: ExportedObject? = try await connection.export(
                 RouteKitInterface.interface, at: RouteKitInterface.path,
                 properties: RouteKitProperties.status(state, microphoneMuted: muted)
@@ -83,7 +83,7 @@ public final class BusSession: Sendable {
     /// Answers calls and keeps properties and signals current until the connection ends
     /// (its outcome) or the task is cancelled (nil).
     func serve(_ driver: EngineDriver, logger: Logger) async -> BusDisconnection? {
-        let publisher = StatePublisher(routeKit: routeKit, callAudio: callAudio, manager: driver.manager)
+        let publisher = StatePublisher(routeKit: routeKit, callAudio: callAudio, driver: driver)
         return await withTaskGroup(of: Void.self) { group in
             if let routeKit {
                 group.addTask {
@@ -104,7 +104,7 @@ public final class BusSession: Sendable {
                 }
             }
             group.addTask { await publisher.followEngine() }
-            group.addTask { await publisher.followMicrophone(driver.microphone) }
+            group.addTask { await publisher.followMicrophone() }
             group.addTask { await publisher.followContext(driver.context) }
             let outcome = await connection.disconnection()
             group.cancelAll()

@@ -7,7 +7,7 @@ import ServiceLifecycle
 /// callaudiod's interface) on the session bus, driving an ``AudioDeviceManager``.
 ///
 /// ```swift
-/// let driver = EngineDriver(manager: manager, microphone: DefaultSourceMicrophone(client: client))
+/// let driver = EngineDriver(manager: manager, microphone: SourceMuteReader(client: client))
 /// let session = try await RouteKitBusService.claim(configuration, driver: driver)  // names refused: throws
 /// let bus = RouteKitBusService(driver: driver, configuration: configuration, session: session)
 /// // ServiceGroup(services: [bus, routing]): routing shuts down first, and the API reports its last route.

@@ -16,7 +16,7 @@ enum RouteKitCallHandler {
             case .status:
                 // The properties too: the engine announces no event when it starts with nothing
                 // to route, so until a change they may still show the state from before its run.
-                let muted = await driver.microphone.isMuted()
+                let muted = await driver.isMicrophoneMuted()
                 publisher.publishState()
                 publisher.publish(microphoneMuted: muted)
                 call.reply([RouteKitProperties.statusRecord(state, microphoneMuted: muted,
@@ -24,9 +24,9 @@ enum RouteKitCallHandler {
                                                              context: driver.context.snapshot)])
             default:
                 let operation = try request.operation(devices: devices, state: state, automatic: driver.manager.automaticChoice)
-                try await driver.perform(operation)
+                try await driver.perform(operation, caller: call.sender)
                 publisher.publishState()
-                if case .muteMicrophone = operation { publisher.publish(microphoneMuted: await driver.microphone.isMuted()) }
+                if case .muteMicrophone = operation { publisher.publish(microphoneMuted: await driver.isMicrophoneMuted()) }
                 if case .use = request {
                     call.reply([.string(driver.manager.selectedAudioDevice?.id.rawValue ?? "")])
                 } else {
@@ -48,12 +48,12 @@ enum CallAudioCallHandler {
             let operation = try request.operation(devices: await driver.devices(), state: driver.manager.state,
                                                   automatic: driver.manager.automaticChoice)
             do {
-                try await driver.perform(operation)
+                try await driver.perform(operation, caller: call.sender)
             } catch {
                 throw BusError.failed(error.message)
             }
             publisher.publishState()
-            if case .muteMicrophone = operation { publisher.publish(microphoneMuted: await driver.microphone.isMuted()) }
+            if case .muteMicrophone = operation { publisher.publish(microphoneMuted: await driver.isMicrophoneMuted()) }
             call.reply([.boolean(true)])
         } catch {
             call.fail(error)

@@ -7,15 +7,16 @@ import Synchronization
 final class StatePublisher: Sendable {
     let routeKit: ExportedObject?
     let callAudio: ExportedObject?
-    let manager: AudioDeviceManager
+    let driver: EngineDriver
+    var manager: AudioDeviceManager { driver.manager }
     /// Reading the state and storing it happen under this lock, so that of two publishers
     /// (the event loop and a call), the one that stores last stores the newer state.
     private let order = Mutex(())
 
-    init(routeKit: ExportedObject?, callAudio: ExportedObject?, manager: AudioDeviceManager) {
+    init(routeKit: ExportedObject?, callAudio: ExportedObject?, driver: EngineDriver) {
         self.routeKit = routeKit
         self.callAudio = callAudio
-        self.manager = manager
+        self.driver = driver
     }
 
     /// The properties that follow the engine, from its state now.
@@ -38,6 +39,13 @@ final class StatePublisher: Sendable {
     func followEngine() async {
         for await event in manager.events() {
             publishState()
+            switch event {
+            case .routeChanged, .inputChanged, .microphoneMuteChanged, .callAudioChanged:
+                // The source recorded from, or its mute, may be another now.
+                publish(microphoneMuted: await driver.isMicrophoneMuted())
+            default:
+                break
+            }
             switch event {
             case .routeChanged(let from, let to, let reason):
                 routeKit?.emit("RouteChanged", [.string(from?.id.rawValue ?? ""), .string(to?.id.rawValue ?? ""),
@@ -71,13 +79,14 @@ final class StatePublisher: Sendable {
         }
     }
 
-    /// The default source's mute, now and after each change, until cancelled. A change that
-    /// comes while it reads is read again, so the last value stored is the last one read.
-    func followMicrophone(_ microphone: any MicrophoneControl) async {
-        let changes = microphone.changes()
-        publish(microphoneMuted: await microphone.isMuted())
+    /// The mute of the source the engine records from, now and after each change, until
+    /// cancelled. A change that comes while it reads is read again, so the last value stored
+    /// is the last one read.
+    func followMicrophone() async {
+        let changes = driver.microphone.changes()
+        publish(microphoneMuted: await driver.isMicrophoneMuted())
         for await _ in changes {
-            publish(microphoneMuted: await microphone.isMuted())
+            publish(microphoneMuted: await driver.isMicrophoneMuted())
         }
     }
 }

@@ -175,3 +175,26 @@ struct RouteMachineCallSessionTests {
         #expect(rig.machine.route?.id == earpiece.id)
     }
 }
+
+/// The speaker toggle outside calls: the media route, until call mode begins or ends.
+struct RouteMachineSpeakerOutsideCallsTests {
+    @Test func speakerOnOutsideACallPutsMediaOnTheSpeakerAndOffTakesItBack() {
+        let speaker = MachineDevices.speaker(microphone: true)
+        let headset = MachineDevices.bluetoothHeadset()
+        var rig = MachineRig([speaker, headset], defaultSink: headset.sinkName, defaultSource: speaker.input?.deviceName,
+                             preferences: PreferenceList([.kind(.bluetooth), .kind(.speakerphone)]))
+        _ = rig.settle(rig.start())
+        #expect(rig.machine.route?.id == headset.id)
+        let on = rig.handle(.setSpeaker(.on))
+        #expect(on.refusals.isEmpty)
+        #expect(on.routedTo == [speaker.id])
+        _ = rig.settle(on)
+        #expect(rig.machine.route?.id == speaker.id)
+        _ = rig.settle(rig.handle(.setSpeaker(.off)))
+        #expect(rig.machine.route?.id == headset.id)
+        // New media preferences outside a call are the newer word: the toggle goes.
+        _ = rig.settle(rig.handle(.setPreferences(PreferenceList([.kind(.speakerphone)]))))
+        #expect(rig.machine.speaker == nil)
+        #expect(rig.machine.route?.id == speaker.id)
+    }
+}
