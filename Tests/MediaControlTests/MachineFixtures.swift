@@ -3,12 +3,14 @@ import PulseAudio
 import RouteKit
 
 /// Values the machine's tests share: a headset (private), a laptop sink with a headphones
-/// port (private) and a speaker port (public), and a speaker sink (public).
+/// port (private) and a speaker port (public), a speaker sink (public), and a second headset
+/// (private, USB).
 enum Fixture {
     static let headset = SinkInfo.fixture(index: 1, name: "bt_headset")
     static let speaker = SinkInfo.fixture(index: 2, name: "speaker")
     static let laptopOnHeadphones = SinkInfo.fixture(index: 3, name: "laptop", ports: [("headphones", .available), ("speaker", .unknown)],
                                                      active: "headphones")
+    static let usbHeadset = SinkInfo.fixture(index: 4, name: "usb_headset")
     static let musicPID: UInt32 = 4242
 
     static let devices: [AudioDevice] = [
@@ -16,6 +18,7 @@ enum Fixture {
         device("speaker", kind: .speakerphone, sink: "speaker", port: nil),
         device("laptop/headphones", kind: .wiredHeadset, sink: "laptop", port: "headphones"),
         device("laptop/speaker", kind: .speakerphone, sink: "laptop", port: "speaker"),
+        device("usb_headset", kind: .wiredHeadset, sink: "usb_headset", port: nil),
     ]
 
     static func device(_ id: String, kind: AudioDeviceKind, sink: String, port: String?) -> AudioDevice {
@@ -26,10 +29,11 @@ enum Fixture {
     }
 
     static func stream(_ index: UInt32, on sink: UInt32, pid: UInt32? = musicPID, role: String? = nil,
-                       corked: Bool = false, muted: Bool = false) -> SinkInputInfo {
+                       application: String? = nil, corked: Bool = false, muted: Bool = false) -> SinkInputInfo {
         var properties: [String: String] = [:]
         if let pid { properties["application.process.id"] = String(pid) }
         if let role { properties["media.role"] = role }
+        if let application { properties["application.name"] = application }
         return SinkInputInfo(index: index, name: "Music", client: nil, ownerModule: nil, sink: sink,
                              volume: ChannelVolumes([65536, 65536]), isMuted: muted, isCorked: corked, properties: properties)
     }

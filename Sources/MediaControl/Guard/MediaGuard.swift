@@ -25,17 +25,20 @@ public final class MediaGuard: Sendable {
 
     private struct Shared {
         var settings: MediaSettings
+        var callStreams: CallStreams
         var paused: [String] = []
     }
 
-    /// A guard over `server` and `manager` that pauses and resumes the players of `players`.
+    /// A guard over `server` and `manager` that pauses and resumes the players of `players`,
+    /// and leaves the streams `callStreams` names alone.
     public init(server: any VolumeControllingServer, manager: AudioDeviceManager, players: [any MediaPlayerControl],
-                settings: MediaSettings = MediaSettings(), logger: Logger = Logger(label: "routekit.media")) {
+                settings: MediaSettings = MediaSettings(), callStreams: CallStreams = CallStreams(),
+                logger: Logger = Logger(label: "routekit.media")) {
         self.server = server
         self.manager = manager
         self.sources = players
         self.logger = logger
-        self.shared = Mutex(Shared(settings: settings))
+        self.shared = Mutex(Shared(settings: settings, callStreams: callStreams))
     }
 
     /// The settings in force.
@@ -50,6 +53,16 @@ public final class MediaGuard: Sendable {
         inputs.withLock { $0 }?.push(.settings(settings))
     }
 
+    /// Which streams are calls' (never muted or paused), as last set.
+    public var callStreams: CallStreams { shared.withLock { $0.callStreams } }
+
+    /// Changes which streams are calls' (the engine's calls' processes, a softphone
+    /// configured); streams held muted that are calls' now are unmuted at once.
+    public func update(_ callStreams: CallStreams) {
+        shared.withLock { $0.callStreams = callStreams }
+        inputs.withLock { $0 }?.push(.callStreams(callStreams))
+    }
+
     /// What the guard does from now on, until it stops.
     public func events() -> AsyncStream<MediaEvent> {
         broadcast.subscribe()
@@ -61,6 +74,7 @@ public final class MediaGuard: Sendable {
         let queue = InputQueue<MediaInput>()
         inputs.withLock { $0 = queue }
         var machine = MediaMachine(settings: settings)
+        _ = machine.callStreamsChanged(callStreams)
         var readiness = Readiness(sources: sources.count)
         var order = ReadingOrder()
         await withDiscardingTaskGroup { group in

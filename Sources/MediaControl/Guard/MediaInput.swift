@@ -18,6 +18,7 @@ enum MediaInput: Sendable {
     case player(MediaPlayer)
     case playerVanished(String)
     case settings(MediaSettings)
+    case callStreams(CallStreams)
 
     /// Feeds it to `machine`, unless `order` has seen something newer of the same object.
     func apply(to machine: inout MediaMachine, order: inout ReadingOrder, now: ContinuousClock.Instant) -> [MediaAction] {
@@ -48,6 +49,7 @@ enum MediaInput: Sendable {
         case .player(let player): machine.playerSeen(player, now: now)
         case .playerVanished(let name): machine.playerVanished(name)
         case .settings(let settings): machine.settingsChanged(settings)
+        case .callStreams(let calls): machine.callStreamsChanged(calls)
         }
     }
 }

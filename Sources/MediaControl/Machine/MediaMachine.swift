@@ -13,6 +13,11 @@ import RouteKit
 /// pause; the stream is unmuted once it corks or goes, once its player has paused (after
 /// ``MediaSettings/pauseGrace`` at most), or after ``MediaSettings/unmatchedMuteDuration``
 /// when no player was found.
+///
+/// Media that finds another private output is not exposed: nothing can leak, and the
+/// listener who lost a headset has a second one on purpose (Android sends no becoming-noisy
+/// intent while another headset remains). A call's own streams (``CallStreams``) are never
+/// muted or paused.
 struct MediaMachine: Sendable {
     var settings: MediaSettings
     private(set) var sinks: [UInt32: SinkRecord] = [:]
@@ -22,6 +27,8 @@ struct MediaMachine: Sendable {
     private(set) var paused: [String: PausedPlayer] = [:]
     private(set) var defaultSink: String?
     private(set) var isCallActive = false
+    /// Which streams are calls': never muted or paused.
+    private(set) var callStreams = CallStreams()
     /// Which outputs are private, by what the device model said; an output keeps its answer
     /// after the model forgets it (a sink's name and port always mean the same kind), so that
     /// a sink removed is known as private whichever of the model and the server tells first.
@@ -35,6 +42,9 @@ struct MediaMachine: Sendable {
     /// Streams gone when their private sink went, to expose if they come back under the same
     /// index: why, and when.
     private var exposedWhileGone: [UInt32: (reason: MediaHoldReason, at: ContinuousClock.Instant)] = [:]
+    /// Streams still on a private sink when it went, left playing because the default they
+    /// will be moved to is private: exposed after all if they land on a public sink instead.
+    private var landing: [UInt32: (lost: UInt32, reason: MediaHoldReason, at: ContinuousClock.Instant)] = [:]
 
     /// How long a stream moved away from a sink counts as moved by that sink's removal: a
     /// server that moves streams off a sink it removes says so in the same breath (PulseAudio
@@ -83,7 +93,7 @@ struct MediaMachine: Sendable {
         let previous = sinks.updateValue(seen, forKey: seen.index)
         var actions: [MediaAction] = []
         if let previous, let oldPort = previous.activePort, oldPort != seen.activePort,
-           isPrivate(sink: previous.name, port: oldPort), !isPrivate(sink: seen.name, port: seen.activePort),
+           isPrivate(sink: previous.name, port: oldPort), !isPrivate(seen),
            seen.portAvailability[oldPort] == .unavailable {
             let exposed = streams.values.filter { $0.sink == seen.index && $0.isAudible }.map(\.index)
             actions += expose(exposed, reason: .outputLost(seen.name), now: now)
@@ -95,18 +105,37 @@ struct MediaMachine: Sendable {
     /// was private.
     mutating func sinkRemoved(_ index: UInt32, now: ContinuousClock.Instant) -> [MediaAction] {
         guard let sink = sinks.removeValue(forKey: index) else { return [] }
-        guard isPrivate(sink: sink.name, port: sink.activePort) else { return considerResuming(now: now) }
+        guard isPrivate(sink) else { return considerResuming(now: now) }
         for (stream, gone) in departed where gone.sink == index && gone.at.advanced(by: Self.returnWindow) >= now {
             exposedWhileGone[stream] = (.outputLost(sink.name), now)
             departed.removeValue(forKey: stream)
         }
-        let exposed = streams.values.filter { stream in
+        let leaving = streams.values.filter { stream in
             guard !stream.isCorked else { return false }
             if stream.sink == index { return true }
             guard let moved = stream.movedFrom, moved.sink == index else { return false }
             return moved.at.advanced(by: Self.moveWindow) >= now
-        }.map(\.index)
+        }
+        var exposed: [UInt32] = []
+        for stream in leaving {
+            switch landsPrivately(stream, leaving: index) {
+            case true?:
+                // Another private output takes it: nothing to hide, unless it lands elsewhere.
+                if stream.sink == index { landing[stream.index] = (index, .outputLost(sink.name), now) }
+            case false?, nil:
+                exposed.append(stream.index)
+            }
+        }
         return expose(exposed, reason: .outputLost(sink.name), now: now) + considerResuming(now: now)
+    }
+
+    /// Whether `stream`, leaving the sink at `lost`, plays on a private output: the sink it was
+    /// moved to, or else the default the server moves it to; nil while neither is known (the
+    /// default still names the sink that went).
+    private func landsPrivately(_ stream: StreamRecord, leaving lost: UInt32) -> Bool? {
+        if stream.sink != lost, let sink = sinks[stream.sink] { return isPrivate(sink) }
+        guard let name = defaultSink, let sink = sinks.values.first(where: { $0.name == name }), sink.index != lost else { return nil }
+        return isPrivate(sink)
     }
 
     /// A stream appeared or changed.
@@ -115,7 +144,7 @@ struct MediaMachine: Sendable {
         let previous = streams[seen.index]
         if let previous {
             seen.movedFrom = previous.movedFrom
-            if previous.sink != seen.sink, let from = sinks[previous.sink], isPrivate(sink: from.name, port: from.activePort) {
+            if previous.sink != seen.sink, let from = sinks[previous.sink], isPrivate(from) {
                 seen.movedFrom = (previous.sink, now)
             }
         } else if let gone = departed.removeValue(forKey: seen.index), gone.at.advanced(by: Self.returnWindow) >= now {
@@ -123,11 +152,22 @@ struct MediaMachine: Sendable {
             seen.movedFrom = (gone.sink, now)
         }
         streams[seen.index] = seen
+        let landedOn = sinks[seen.sink]
         if previous == nil, let exposure = exposedWhileGone.removeValue(forKey: seen.index),
-           exposure.at.advanced(by: Self.returnWindow) >= now, !seen.isCorked {
+           exposure.at.advanced(by: Self.returnWindow) >= now, !seen.isCorked, !(landedOn.map({ isPrivate($0) }) ?? false) {
             return expose([seen.index], reason: exposure.reason, now: now)
         }
+        if let watched = landing[seen.index], seen.sink != watched.lost, let landedOn {
+            landing.removeValue(forKey: seen.index)
+            if watched.at.advanced(by: Self.returnWindow) >= now, !isPrivate(landedOn), !seen.isCorked {
+                return expose([seen.index], reason: watched.reason, now: now)
+            }
+        }
         guard var hold = holds[seen.index] else { return [] }
+        if seen.isCall(by: callStreams) { return release([seen.index]) }
+        // Moved to another private output after all (the default named the sink that went
+        // when it was exposed): nothing can leak there.
+        if case .outputLost = hold.reason, let landedOn, isPrivate(landedOn) { return release([seen.index]) }
         // Corked counts once its player has said it paused: PipeWire shows a stream whose sink
         // went as corked until it is linked again, still playing.
         if seen.isCorked, let name = hold.player, let player = players[name], player.status != .playing {
@@ -165,8 +205,9 @@ struct MediaMachine: Sendable {
     mutating func streamRemoved(_ index: UInt32, now: ContinuousClock.Instant) -> [MediaAction] {
         departed = departed.filter { $0.value.at.advanced(by: Self.returnWindow) >= now }
         exposedWhileGone = exposedWhileGone.filter { $0.value.at.advanced(by: Self.returnWindow) >= now }
+        landing = landing.filter { $0.value.at.advanced(by: Self.returnWindow) >= now }
         if let stream = streams.removeValue(forKey: index), !stream.isCorked, let sink = sinks[stream.sink],
-           isPrivate(sink: sink.name, port: sink.activePort) {
+           isPrivate(sink) {
             departed[index] = (stream.sink, now)
         }
         guard var hold = holds[index] else { return [] }
@@ -211,6 +252,14 @@ struct MediaMachine: Sendable {
         return isActive ? holdForCall(now: now) : endCallHold(now: now)
     }
 
+    /// Which streams are calls' changed (a call's process known, a softphone configured):
+    /// streams RouteKit holds muted that are calls' now are unmuted at once.
+    mutating func callStreamsChanged(_ calls: CallStreams) -> [MediaAction] {
+        callStreams = calls
+        let calling = holds.keys.filter { streams[$0]?.isCall(by: calls) == true }
+        return release(calling.sorted())
+    }
+
     // MARK: Players
 
     /// Every player of a source, at start.
@@ -224,10 +273,15 @@ struct MediaMachine: Sendable {
     mutating func playerSeen(_ player: MediaPlayer, now: ContinuousClock.Instant) -> [MediaAction] {
         let previous = players.updateValue(player, forKey: player.name)
         var actions: [MediaAction] = previous?.status == player.status ? [] : [.emit(.player(player))]
+        var resuming: MediaHoldReason?
         if var entry = paused[player.name], previous?.status != player.status || previous == nil {
             if !entry.sawPause && player.status == .paused {
                 entry.sawPause = true
                 paused[player.name] = entry
+                if entry.resumesOnPause {
+                    paused.removeValue(forKey: player.name)
+                    resuming = entry.reason
+                }
             } else if entry.sawPause || player.status == .stopped {
                 paused.removeValue(forKey: player.name)
                 actions.append(.emit(.forgotten(players: [player.name])))
@@ -247,6 +301,7 @@ struct MediaMachine: Sendable {
             }
             actions += release(corked.sorted())
         }
+        if let resuming { actions += [.play(player.name), .emit(.resumed(reason: resuming, players: [player.name]))] }
         return actions
     }
 
@@ -283,16 +338,28 @@ struct MediaMachine: Sendable {
         privacy[OutputKey(sink: sink, port: port)] ?? privacy[OutputKey(sink: sink, port: nil)] ?? false
     }
 
+    /// Whether the sink, on its active port, is private.
+    func isPrivate(_ sink: SinkRecord) -> Bool {
+        isPrivate(sink: sink.name, port: sink.activePort)
+    }
+
     /// Whether the server's default output is present and private now.
     private var defaultIsPrivate: Bool {
         guard let name = defaultSink, let sink = sinks.values.first(where: { $0.name == name }) else { return false }
-        return isPrivate(sink: sink.name, port: sink.activePort)
+        return isPrivate(sink)
     }
 
-    /// The playing player whose process plays `stream`.
+    /// The player whose process plays `stream`; none for a process that makes a call (pausing
+    /// it could pause the call).
     private func player(playing stream: StreamRecord) -> MediaPlayer? {
-        guard let pid = stream.processID else { return nil }
+        guard let pid = stream.processID, !makesCall(pid) else { return nil }
         return players.values.filter { $0.processID == pid }.min { $0.name < $1.name }
+    }
+
+    /// Whether the process is a call's, or plays a call's stream.
+    private func makesCall(_ processID: UInt32) -> Bool {
+        callStreams.processIDs.contains(processID)
+            || streams.values.contains { $0.processID == processID && $0.isCall(by: callStreams) }
     }
 
     private mutating func expose(_ indexes: [UInt32], reason: MediaHoldReason, now: ContinuousClock.Instant) -> [MediaAction] {
@@ -302,7 +369,8 @@ struct MediaMachine: Sendable {
         var muted: [UInt32] = []
         var unmatched: [UInt32] = []
         for index in indexes.sorted() {
-            guard let stream = streams[index] else { continue }
+            // A call's own stream follows the call's route at once.
+            guard let stream = streams[index], !stream.isCall(by: callStreams) else { continue }
             let player = player(playing: stream)
             if let player, player.status == .playing, player.canPause, !pausing.contains(player.name), paused[player.name] == nil {
                 pausing.append(player.name)
@@ -349,6 +417,12 @@ struct MediaMachine: Sendable {
         var resumed: [String] = []
         var reason: MediaHoldReason?
         for (name, entry) in waiting.sorted(by: { $0.key < $1.key }) {
+            if !entry.sawPause, players[name]?.status == .playing {
+                // Its pause is still on its way: played once it lands, not before (a Play
+                // overtaken by the Pause would leave it paused).
+                paused[name]?.resumesOnPause = true
+                continue
+            }
             paused.removeValue(forKey: name)
             guard entry.at.advanced(by: settings.resumeWindow) > now, players[name]?.status == .paused else { continue }
             resumed.append(name)
@@ -359,11 +433,14 @@ struct MediaMachine: Sendable {
     }
 
     private mutating func holdForCall(now: ContinuousClock.Instant) -> [MediaAction] {
-        let pausing = players.values.filter { $0.status == .playing && $0.canPause && paused[$0.name] == nil }.map(\.name).sorted()
+        let pausing = players.values.filter { player in
+            player.status == .playing && player.canPause && paused[player.name] == nil && !(player.processID.map(makesCall) ?? false)
+        }.map(\.name).sorted()
         for name in pausing { paused[name] = PausedPlayer(reason: .call, at: now, sawPause: false) }
         let pids = Set(players.values.filter { pausing.contains($0.name) }.compactMap(\.processID))
         var muted: [UInt32] = []
-        for stream in streams.values.sorted(by: { $0.index < $1.index }) where stream.isAudible && holds[stream.index] == nil {
+        for stream in streams.values.sorted(by: { $0.index < $1.index })
+        where stream.isAudible && holds[stream.index] == nil && !stream.isCall(by: callStreams) {
             let isMedia = stream.role.map { ["music", "video"].contains($0) } ?? false
             let isPausedPlayer = stream.processID.map { pids.contains($0) } ?? false
             guard isMedia || isPausedPlayer else { continue }

@@ -29,6 +29,8 @@ struct StreamRecord: Hashable, Sendable {
     var sink: UInt32
     var processID: UInt32?
     var role: String?
+    /// Its `application.name` and `application.process.binary`, as far as it has them.
+    var applicationNames: [String] = []
     var isCorked: Bool
     var isMuted: Bool
     /// The private sink it was moved away from, and when: if that sink goes right after, the
@@ -40,6 +42,7 @@ struct StreamRecord: Hashable, Sendable {
         sink = stream.sink
         processID = stream.properties["application.process.id"].flatMap { UInt32($0) }
         role = stream.properties["media.role"]
+        applicationNames = ["application.name", "application.process.binary"].compactMap { stream.properties[$0] }
         isCorked = stream.isCorked
         isMuted = stream.isMuted
     }
@@ -56,9 +59,14 @@ struct StreamRecord: Hashable, Sendable {
     /// Whether it is sounding: not corked, not muted.
     var isAudible: Bool { !isCorked && !isMuted }
 
+    /// Whether `calls` counts it as a call's stream.
+    func isCall(by calls: CallStreams) -> Bool {
+        calls.contains(role: role, processID: processID, applicationNames: applicationNames)
+    }
+
     static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.index == rhs.index && lhs.sink == rhs.sink && lhs.processID == rhs.processID && lhs.role == rhs.role
-            && lhs.isCorked == rhs.isCorked && lhs.isMuted == rhs.isMuted
+            && lhs.applicationNames == rhs.applicationNames && lhs.isCorked == rhs.isCorked && lhs.isMuted == rhs.isMuted
             && lhs.movedFrom?.sink == rhs.movedFrom?.sink && lhs.movedFrom?.at == rhs.movedFrom?.at
     }
 
@@ -86,6 +94,9 @@ struct PausedPlayer: Hashable, Sendable {
     var at: ContinuousClock.Instant
     /// Whether it has been seen paused since: any change after that is someone else's.
     var sawPause: Bool
+    /// Whether to ask it to play as soon as its pause is seen: the reason to pause went before
+    /// the pause landed (the output's media found another private output).
+    var resumesOnPause = false
 }
 
 /// One output, by sink name and port (nil: a sink without ports), as the device model lists it.

@@ -1,0 +1,77 @@
+@testable import MediaControl
+import PulseAudio
+import RouteKit
+import Testing
+
+/// A call's own streams: never muted or paused, on unplug or by a call's hold; they follow
+/// the call's route at once.
+@Suite("Media machine: a call's own streams")
+struct MediaMachineCallStreamTests {
+    let start = ContinuousClock.now
+    let music = "org.mpris.MediaPlayer2.music"
+    let softphonePID: UInt32 = 77
+
+    @Test("a headset fails mid-call: the phone-role stream is not muted, the music beside it is held as before")
+    func phoneRoleOnUnplug() {
+        var machine = Fixture.machine(streams: [Fixture.stream(10, on: 1), Fixture.stream(12, on: 1, pid: softphonePID, role: "phone")],
+                                      players: [Fixture.player()], now: start)
+        let actions = machine.sinkRemoved(1, now: start)
+        #expect(actions.mutes == [10])
+        #expect(actions.pauses == [music])
+        #expect(actions.events == [.held(reason: .outputLost("bt_headset"), players: [music], streams: [10], unmatchedStreams: [])])
+        #expect(machine.holds[12] == nil)
+        #expect(machine.streamSeen(Fixture.stream(12, on: 2, pid: softphonePID, role: "phone"), now: start).isEmpty,
+                "on the fallback, still left alone")
+    }
+
+    @Test("PipeWire's Communication role, a call's process and a configured application are calls' too")
+    func otherCallStreams() {
+        let streams = [Fixture.stream(12, on: 1, pid: 5, role: "Communication"), Fixture.stream(13, on: 1, pid: softphonePID),
+                       Fixture.stream(14, on: 1, pid: 6, application: "linphone")]
+        var machine = Fixture.machine(streams: streams, now: start)
+        _ = machine.callStreamsChanged(CallStreams(processIDs: [softphonePID], applications: ["linphone"]))
+        #expect(machine.sinkRemoved(1, now: start).isEmpty)
+
+        var byDefault = Fixture.machine(streams: streams, now: start)
+        #expect(byDefault.sinkRemoved(1, now: start).mutes == [13, 14], "by default only the roles say what a call is")
+    }
+
+    @Test("a player whose process makes a call is not paused on unplug")
+    func callProcessNotPaused() {
+        let softphone = Fixture.player("org.mpris.MediaPlayer2.softphone", pid: softphonePID)
+        var machine = Fixture.machine(streams: [Fixture.stream(12, on: 1, pid: softphonePID, role: "phone"),
+                                                Fixture.stream(13, on: 1, pid: softphonePID)],
+                                      players: [softphone], now: start)
+        let actions = machine.sinkRemoved(1, now: start)
+        #expect(actions.pauses.isEmpty)
+        #expect(actions.mutes == [13], "its other stream is muted for its bound only")
+        #expect(actions.events == [.held(reason: .outputLost("bt_headset"), players: [], streams: [13], unmatchedStreams: [13])])
+    }
+
+    @Test("a stream held muted whose process the engine then names as a call's is unmuted at once")
+    func namedLater() {
+        var machine = Fixture.machine(streams: [Fixture.stream(13, on: 1, pid: softphonePID)], now: start)
+        #expect(machine.sinkRemoved(1, now: start).mutes == [13])
+        let actions = machine.callStreamsChanged(CallStreams(processIDs: [softphonePID]))
+        #expect(actions == [.unmute(13), .emit(.released(streams: [13]))])
+        #expect(machine.holds.isEmpty)
+    }
+
+    @Test("a call's hold leaves the call's streams and players alone, also a call stream started during the call; it ends when call audio does")
+    func callHold() {
+        let softphone = Fixture.player("org.mpris.MediaPlayer2.softphone", pid: softphonePID)
+        var machine = Fixture.machine(sinks: [Fixture.speaker],
+                                      streams: [Fixture.stream(10, on: 2), Fixture.stream(12, on: 2, pid: softphonePID, role: "music")],
+                                      defaultSink: "speaker", players: [Fixture.player(), softphone], now: start)
+        _ = machine.callStreamsChanged(CallStreams(processIDs: [softphonePID]))
+        let on = machine.callAudioChanged(true, now: start)
+        #expect(on.pauses == [music])
+        #expect(on.mutes == [10], "the softphone's stream is the call's, whatever its role")
+        #expect(machine.streamSeen(Fixture.stream(15, on: 2, pid: 8, role: "phone"), now: start).isEmpty)
+        #expect(machine.holds[15] == nil, "a call's stream started during the call is not held")
+        _ = machine.playerSeen(Fixture.player(.paused), now: start)
+        let off = machine.callAudioChanged(false, now: start)
+        #expect(off.unmutes == [10])
+        #expect(off.plays == [music])
+    }
+}

@@ -1,0 +1,99 @@
+import MediaControl
+import PulseAudio
+import RouteKit
+import SoundServerSandbox
+import TestSupport
+import Testing
+
+/// A headset failing under a call, and under music with a second headset present, on real
+/// servers: what a second connection sees of the streams at every event.
+@Suite("Media pausing on real servers: calls and a second headset")
+struct MediaCallStreamLiveTests {
+    @Test("a headset fails mid-call: the phone stream is never muted and plays on the fallback; the music beside it is held as before",
+          .timeLimit(.minutes(1)), arguments: SoundServerKind.allCases)
+    func callStreamNeverMuted(kind: SoundServerKind) async throws {
+        let headset = ConventionDevice.bluetoothHeadset("bt_call", "Call Headset")
+        let speaker = ConventionDevice.speakerphone()
+        try await LiveManagerRig.run(kind, preferences: [.kind(.bluetooth), .kind(.speakerphone)]) { rig in
+            try await rig.plug(speaker)
+            try await rig.plug(headset)
+            try await rig.start(expecting: headset)
+            // The call follows the default, as a softphone's stream does.
+            let call = try await StreamProcess(on: rig.server, .playback, device: "@DEFAULT_SINK@", properties: ["media.role": "phone"])
+            defer { call.stop() }
+            let music = try await rig.play(on: headset)
+            defer { music.stop() }
+            try await rig.settle("the call playing on the headset") { try await rig.sinkName(of: call) == headset.name }
+            let musicStream = try #require(try await rig.stream(of: music))
+            let mediaGuard = MediaGuard(server: rig.managerClient, manager: rig.manager, players: [],
+                                        settings: MediaSettings(unmatchedMuteDuration: .milliseconds(500)),
+                                        logger: LiveManagerRig.quietLogger)
+            try await MediaEventLog.running(mediaGuard) { log in
+                try await MuteWatch.watching(call.processID, on: rig.observer) { watch in
+                    try await rig.unloadQuickly(headset)
+                    let held = try await log.next("the music held", after: 0) { if case .held = $0 { true } else { false } }
+                    #expect(held == .held(reason: .outputLost("bt_call"), players: [], streams: [musicStream.index],
+                                          unmatchedStreams: [musicStream.index]), "the call's stream is not among them")
+                    try await rig.settle("the call on the loudspeaker") { try await rig.sinkName(of: call) == speaker.name }
+                    // Held up to its bound: any mute of the call would have shown by then.
+                    _ = try await log.next("the music released", after: 0) { $0 == .released(streams: [musicStream.index]) }
+                    try await rig.settle("the music unmuted") { try await rig.stream(of: music)?.isMuted == false }
+                    #expect(try await rig.stream(of: call)?.isMuted == false)
+                    #expect(!watch.states.isEmpty, "the call's move was seen")
+                    #expect(!watch.everMuted, "the call was muted at some point: \(watch.states)")
+                }
+            }
+        }
+    }
+
+    @Test("the headset playing fails and audio falls back to a second headset: the player ends playing there, never heard on the loudspeaker",
+          .timeLimit(.minutes(1)), arguments: SoundServerKind.allCases)
+    func fallbackToSecondHeadset(kind: SoundServerKind) async throws {
+        let first = ConventionDevice.bluetoothHeadset("bt_first", "First Headset")
+        let second = ConventionDevice.wiredHeadset("usb_second", "Second Headset")
+        let speaker = ConventionDevice.speakerphone()
+        try await LiveManagerRig.run(kind, preferences: [.kind(.bluetooth), .kind(.wiredHeadset), .kind(.speakerphone)]) { rig in
+            try await rig.plug(speaker)
+            try await rig.plug(second)
+            try await rig.plug(first)
+            try await rig.start(expecting: first)
+            let music = try await StreamProcess(on: rig.server, .playback, device: "@DEFAULT_SINK@")
+            defer { music.stop() }
+            try await rig.settle("the music playing on the first headset") { try await rig.sinkName(of: music) == first.name }
+            let players = InProcessPlayers()
+            let commands = CommandLog()
+            let name = "org.example.Music"
+            players.register(name, identity: name, processID: UInt32(music.processID), status: .playing, commands: .init(
+                pause: { await commands.append("pause"); players.update(name, status: .paused) },
+                play: { await commands.append("play"); players.update(name, status: .playing) }))
+            let mediaGuard = MediaGuard(server: rig.managerClient, manager: rig.manager, players: [players],
+                                        logger: LiveManagerRig.quietLogger)
+            try await MediaEventLog.running(mediaGuard) { log in
+                let states = try await MuteWatch.watching(music.processID, on: rig.observer) { watch in
+                    try await rig.unloadQuickly(first)
+                    try await rig.expectRoute(on: second, streams: [music], "after the first headset failed")
+                    try await rig.settle("the music unmuted on the second headset") { try await rig.stream(of: music)?.isMuted == false }
+                    return watch.states
+                }
+                // The second headset going, to the loudspeaker, is held as ever: once its hold is
+                // announced, the guard has had its say on the first removal too.
+                let musicStream = try #require(try await rig.stream(of: music))
+                let mark = await log.count
+                try await rig.unloadQuickly(second)
+                let held = try await log.next("the music held", after: mark) { if case .held = $0 { true } else { false } }
+                #expect(held == .held(reason: .outputLost("usb_second"), players: [name], streams: [musicStream.index], unmatchedStreams: []))
+                let before = await log.events
+                let heldOnFirst = before.contains { if case .held(.outputLost("bt_first"), _, _, _) = $0 { true } else { false } }
+                // Told the fallback before the removal, nothing is paused; told it after, the
+                // player is resumed once the music is on the second headset: never left paused.
+                if heldOnFirst {
+                    #expect(before.contains(.resumed(reason: .outputLost("bt_first"), players: [name])), "\(before)")
+                    try await commands.wait(for: ["pause", "play", "pause"])
+                } else {
+                    try await commands.wait(for: ["pause"])
+                }
+                print("fallback to a second headset on \(kind): held on the first \(heldOnFirst), mute states \(states)")
+            }
+        }
+    }
+}
