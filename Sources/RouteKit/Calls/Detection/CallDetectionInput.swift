@@ -1,0 +1,67 @@
+import Synchronization
+
+/// One thing call detection is told about the server, in the order it happened.
+enum CallDetectionInput: Sendable {
+    /// Every stream, at start and after a reconnection.
+    case reset([CallStream])
+    /// A stream read after the event at `order` in the server's order (reads run side by side
+    /// and may come back out of order).
+    case stream(CallStream, order: UInt64)
+    /// A stream gone, as the event at `order` (or a read finding nothing) said.
+    case removed(CallStream.Key, order: UInt64)
+    /// A new rule.
+    case rule(CallDetectionRule)
+
+    /// Feeds it to `machine`, unless `order` has seen something newer of the same stream.
+    func apply(to machine: inout CallDetectionMachine, order: inout StreamReadingOrder,
+               now: ContinuousClock.Instant) -> [CallDetectionAction] {
+        switch self {
+        case .reset(let streams):
+            machine.reset(streams, now: now)
+        case .stream(let stream, let place):
+            order.isCurrent(stream.key, place) ? machine.streamSeen(stream, now: now) : []
+        case .removed(let key, let place):
+            order.isCurrent(key, place) ? machine.streamRemoved(key, now: now) : []
+        case .rule(let rule):
+            machine.ruleChanged(rule, now: now)
+        }
+    }
+}
+
+/// The newest event each stream's reading answered: a read of an older event that returns
+/// after a newer one (a stream read just before it went, coming back after its removal) is
+/// dropped, not taken for the stream's return.
+struct StreamReadingOrder: Sendable {
+    private var newest: [CallStream.Key: UInt64] = [:]
+
+    /// Whether what answers the event at `place` is the newest of `key` so far; it becomes
+    /// the newest when it is.
+    mutating func isCurrent(_ key: CallStream.Key, _ place: UInt64) -> Bool {
+        if let seen = newest[key], seen > place { return false }
+        newest[key] = place
+        return true
+    }
+}
+
+/// The stream reads waiting for their moment: one per stream, answering its newest event, so
+/// that a burst of changes (a volume slider dragged mid-call) costs one read. ``add(_:place:)``
+/// says when a batch opens and a task must be started to read it after the delay.
+final class PendingStreamReads: Sendable {
+    private let pending = Mutex<[CallStream.Key: UInt64]>([:])
+
+    /// Adds the read of `key` for the event at `place`; true when it opens a batch.
+    func add(_ key: CallStream.Key, place: UInt64) -> Bool {
+        pending.withLock { pending in
+            defer { pending[key] = place }
+            return pending.isEmpty
+        }
+    }
+
+    /// The reads due; the next ``add(_:place:)`` opens a new batch.
+    func take() -> [(key: CallStream.Key, place: UInt64)] {
+        pending.withLock { pending in
+            defer { pending.removeAll() }
+            return pending.map { ($0.key, $0.value) }
+        }
+    }
+}

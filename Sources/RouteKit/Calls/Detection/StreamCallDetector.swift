@@ -1,0 +1,108 @@
+import Logging
+import PulseAudio
+import Synchronization
+
+/// Finds calls in a server's streams, for softphones that do not tell RouteKit about their
+/// calls (baresip, linphone, a browser call): a playback and a capture stream of one
+/// application, with `media.role=phone` or as ``CallDetectionRule`` says, that last longer
+/// than a probe. Decisions are ``CallDetectionMachine``'s; this type reads the server and
+/// tells what the machine decided.
+///
+/// ``run()`` follows the server until its task is cancelled, then ends every call it had
+/// started. `server` must hear about sink inputs and source outputs (a `PulseClient`
+/// subscribed to `.streams` or `.all`). It reads each stream once per burst of its events
+/// and wakes for nothing else than an event or the machine's next deadline.
+public final class StreamCallDetector: Sendable {
+    let server: any AudioServer
+    private let logger: Logger
+    private let shared: Mutex<Shared>
+
+    private struct Shared {
+        var rule: CallDetectionRule
+        var calls: [DetectedCall] = []
+        var subscribers = SubscriberList<DetectedCallEvent>()
+        var inputs: InputQueue<CallDetectionInput>?
+        var isFinished = false
+    }
+
+    /// A detector over `server`, deciding by `rule`.
+    public init(server: any AudioServer, rule: CallDetectionRule = CallDetectionRule(),
+                logger: Logger = Logger(label: "routekit.calls.detection")) {
+        self.server = server
+        self.logger = logger
+        self.shared = Mutex(Shared(rule: rule))
+    }
+
+    /// The rule in force.
+    public var rule: CallDetectionRule { shared.withLock { $0.rule } }
+
+    /// The calls in progress, oldest first.
+    public var calls: [DetectedCall] { shared.withLock { $0.calls } }
+
+    /// The calls in progress (as `.started`), then every change, until the detector stops
+    /// (after `.ended` for each call still in progress).
+    public func events() -> AsyncStream<DetectedCallEvent> {
+        let (stream, continuation) = AsyncStream<DetectedCallEvent>.makeStream()
+        let finished = shared.withLock { shared in
+            for call in shared.calls { continuation.yield(.started(call)) }
+            if !shared.isFinished { shared.subscribers.add(continuation) }
+            return shared.isFinished
+        }
+        if finished { continuation.finish() }
+        return stream
+    }
+
+    /// Changes the rule; it applies at once to the streams there are.
+    public func update(_ rule: CallDetectionRule) {
+        let queue = shared.withLock { shared in
+            shared.rule = rule
+            return shared.inputs
+        }
+        queue?.push(.rule(rule))
+    }
+
+    /// Follows the server until the calling task is cancelled; then ends the calls in progress.
+    public func run() async {
+        let queue = InputQueue<CallDetectionInput>()
+        let rule = shared.withLock { shared in
+            shared.inputs = queue
+            return shared.rule
+        }
+        var machine = CallDetectionMachine(rule: rule)
+        var order = StreamReadingOrder()
+        await withDiscardingTaskGroup { group in
+            group.addTask { await self.followServer(into: queue) }
+            while !Task.isCancelled {
+                guard let batch = await queue.nextBatch(until: machine.deadline) else { break }
+                let now = ContinuousClock.now
+                var actions: [CallDetectionAction] = []
+                for input in batch {
+                    logger.trace("call detection input: \(input)")
+                    actions += input.apply(to: &machine, order: &order, now: now)
+                }
+                actions += machine.tick(now: now)
+                publish(actions, calls: machine.ongoingCalls)
+            }
+            group.cancelAll()
+        }
+        queue.finish()
+        publish(machine.stopping(), calls: [])
+        let ended = shared.withLock { shared in
+            shared.inputs = nil
+            shared.isFinished = true
+            return shared.subscribers.removeAll()
+        }
+        for continuation in ended { continuation.finish() }
+    }
+
+    /// Tells `actions` and keeps `calls` as the state, in one step so that a new subscriber
+    /// sees each call exactly once.
+    private func publish(_ actions: [CallDetectionAction], calls: [DetectedCall]) {
+        guard !actions.isEmpty else { return }
+        for action in actions { logger.info("call detection: \(action.event)") }
+        shared.withLock { shared in
+            shared.calls = calls
+            for action in actions { shared.subscribers.yield(action.event) }
+        }
+    }
+}
