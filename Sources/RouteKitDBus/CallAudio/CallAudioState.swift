@@ -1,7 +1,19 @@
 import DBus
 
+/// One of libcallaudio's three enums: its cases are named as the C values' last word.
+public protocol LibCallAudioEnum {
+    /// The prefix of its values' names in libcallaudio.h, such as `CALL_AUDIO_MODE_`.
+    static var enumPrefix: String { get }
+}
+
+extension LibCallAudioEnum {
+    /// The value's C name, as `callaudiocli -S` prints it (`g_enum_to_string`), such as
+    /// `CALL_AUDIO_MODE_CALL`.
+    public var cliName: String { Self.enumPrefix + String(describing: self).uppercased() }
+}
+
 /// callaudiod's `AudioMode` (libcallaudio's `CallAudioMode`): 0 default, 1 voice call, 255 unknown.
-public enum CallAudioMode: UInt32, Hashable, Sendable, CaseIterable {
+public enum CallAudioMode: UInt32, Hashable, Sendable, CaseIterable, LibCallAudioEnum {
     /// `CALL_AUDIO_MODE_DEFAULT`: no call; audio follows the media route.
     case `default` = 0
     /// `CALL_AUDIO_MODE_CALL`: voice call mode.
@@ -9,18 +21,12 @@ public enum CallAudioMode: UInt32, Hashable, Sendable, CaseIterable {
     /// `CALL_AUDIO_MODE_UNKNOWN`.
     case unknown = 255
 
-    /// The enum value's name, as `callaudiocli -S` prints it.
-    public var cliName: String {
-        switch self {
-        case .default: "CALL_AUDIO_MODE_DEFAULT"
-        case .call: "CALL_AUDIO_MODE_CALL"
-        case .unknown: "CALL_AUDIO_MODE_UNKNOWN"
-        }
-    }
+    /// The prefix of its values' names in libcallaudio.h.
+    public static let enumPrefix = "CALL_AUDIO_MODE_"
 }
 
 /// callaudiod's `SpeakerState` (libcallaudio's `CallAudioSpeakerState`): 0 off, 1 on, 255 unknown.
-public enum CallAudioSpeakerState: UInt32, Hashable, Sendable, CaseIterable {
+public enum CallAudioSpeakerState: UInt32, Hashable, Sendable, CaseIterable, LibCallAudioEnum {
     /// `CALL_AUDIO_SPEAKER_OFF`.
     case off = 0
     /// `CALL_AUDIO_SPEAKER_ON`: the loudspeaker is forced on (speakerphone).
@@ -28,18 +34,12 @@ public enum CallAudioSpeakerState: UInt32, Hashable, Sendable, CaseIterable {
     /// `CALL_AUDIO_SPEAKER_UNKNOWN`.
     case unknown = 255
 
-    /// The enum value's name, as `callaudiocli -S` prints it.
-    public var cliName: String {
-        switch self {
-        case .off: "CALL_AUDIO_SPEAKER_OFF"
-        case .on: "CALL_AUDIO_SPEAKER_ON"
-        case .unknown: "CALL_AUDIO_SPEAKER_UNKNOWN"
-        }
-    }
+    /// The prefix of its values' names in libcallaudio.h.
+    public static let enumPrefix = "CALL_AUDIO_SPEAKER_"
 }
 
 /// callaudiod's `MicState` (libcallaudio's `CallAudioMicState`): 0 off (muted), 1 on, 255 unknown.
-public enum CallAudioMicState: UInt32, Hashable, Sendable, CaseIterable {
+public enum CallAudioMicState: UInt32, Hashable, Sendable, CaseIterable, LibCallAudioEnum {
     /// `CALL_AUDIO_MIC_OFF`: the microphone is muted.
     case off = 0
     /// `CALL_AUDIO_MIC_ON`: the microphone is live.
@@ -47,14 +47,8 @@ public enum CallAudioMicState: UInt32, Hashable, Sendable, CaseIterable {
     /// `CALL_AUDIO_MIC_UNKNOWN`.
     case unknown = 255
 
-    /// The enum value's name, as `callaudiocli -S` prints it.
-    public var cliName: String {
-        switch self {
-        case .off: "CALL_AUDIO_MIC_OFF"
-        case .on: "CALL_AUDIO_MIC_ON"
-        case .unknown: "CALL_AUDIO_MIC_UNKNOWN"
-        }
-    }
+    /// The prefix of its values' names in libcallaudio.h.
+    public static let enumPrefix = "CALL_AUDIO_MIC_"
 
     /// The state of a microphone that is muted or not.
     public init(muted: Bool) {
