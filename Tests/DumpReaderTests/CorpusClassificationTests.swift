@@ -1,4 +1,5 @@
 import DumpReader
+import Foundation
 import PulseAudio
 import RouteKit
 import Testing
@@ -15,10 +16,17 @@ struct CorpusClassificationTests {
         for expectation in expectations {
             let targets = dump.targets(of: expectation)
             #expect(!targets.isEmpty, "\(file): nothing in the dump for \(expectation)")
+            let listedMiss = CorpusFile.listedMisses.contains(expectation.labelText)
             for target in targets {
                 let kind = DeviceClassifier.classify(target.evidence(in: dump))
-                #expect(kind.matches(corpusLabel: expectation.expectedKind),
-                        "\(file): \(expectation.raw) — classified \(kind)")
+                // A miss the corpus README lists, with the reason no rule decides it, is a known
+                // issue: it must still miss, or the README says something that is no longer so.
+                withKnownIssue("listed in the corpus README's misses", isIntermittent: false) {
+                    #expect(kind.matches(corpusLabel: expectation.expectedKind),
+                            "\(file): \(expectation.raw) — classified \(kind)")
+                } when: {
+                    listedMiss
+                }
             }
         }
     }
@@ -56,5 +64,31 @@ extension ExpectationTarget {
             dump.sinks.first { $0.name == name }.map { ClassificationEvidence(sink: $0) }
                 ?? ClassificationEvidence(direction: .output, ownerName: name ?? "")
         }
+    }
+}
+
+extension CorpusFile {
+    /// The labels the corpus README lists under "Misses that remain", each as written in
+    /// backticks (`sink <name>`, `port <owner>:<port>`).
+    static var listedMisses: Set<String> {
+        let readme = (try? String(contentsOf: directory.appendingPathComponent("README.md"), encoding: .utf8)) ?? ""
+        guard let section = readme.components(separatedBy: "## Misses that remain").dropFirst().first?
+            .components(separatedBy: "\n## ").first else { return [] }
+        return Set(section.split(separator: "`").enumerated().filter { $0.offset % 2 == 1 }.map { String($0.element) })
+    }
+}
+
+extension Expectation {
+    /// The label as the corpus README and the scorer name it: its kind and target, without the
+    /// kind it expects or a bracketed remark.
+    var labelText: String {
+        var text = Substring(raw)
+        if text.hasPrefix("["), let close = text.firstIndex(of: "]") {
+            text = text[text.index(after: close)...]
+        }
+        if let arrow = text.range(of: " -> ") {
+            text = text[..<arrow.lowerBound]
+        }
+        return text.trimmingCharacters(in: .whitespaces)
     }
 }

@@ -175,4 +175,69 @@ struct PastedLayoutDumpTests {
         #expect(dump.sources.map(\.isMonitor) == [true, false, false])
         #expect(!dump.devices.contains { $0.input?.deviceName == dump.sources[0].name })
     }
+    @Test("a forum pushed a pacmd sink's ports heading to column 0: the ports stay the sink's")
+    func portsHeadingLeftOfItsSink() throws {
+        // Corpus file 84: the heading was joined to the trailing spaces of the icon line before it.
+        let text = """
+            >>> 2 sink(s) available.
+                index: 1
+                    name: <alsa_output.usb-Headset-00-Headset.analog-stereo>
+                    driver: <module-alsa-card.c>
+                    properties:
+                            device.bus = "usb"
+                            device.form_factor = "headset"
+                            device.icon_name = "audio-headset-usb"
+            ports:
+                            analog-output;output-bass-boost-on: Analog Output / Bass Boost (priority 9900)
+                            analog-output-speaker;output-bass-boost-off: Analog Speakers / No Bass Boost (priority 10010)
+                    active port: <analog-output-speaker;output-bass-boost-off>
+              * index: 2
+                    name: <alsa_output.pci-0000_00_1b.0.analog-stereo>
+                    driver: <module-alsa-card.c>
+            """
+        let dump = try ServerDump.parse(text)
+        #expect(dump.sinks.map(\.name) == ["alsa_output.usb-Headset-00-Headset.analog-stereo", "alsa_output.pci-0000_00_1b.0.analog-stereo"])
+        let headset = try #require(dump.sinks.first)
+        #expect(headset.ports.map(\.name) == ["analog-output;output-bass-boost-on", "analog-output-speaker;output-bass-boost-off"])
+        #expect(headset.activePortName == "analog-output-speaker;output-bass-boost-off")
+        #expect(headset.properties["device.form_factor"] == "headset")
+        #expect(dump.sinks[1].ports.isEmpty)
+    }
+    @Test("an Obsidian callout quotes every line with a bare '>': the node inside still reads")
+    func calloutQuotedNode() throws {
+        // Corpus file 98: `>id 60, ...` has no space after the mark, the property lines do.
+        let text = """
+            > [!example]-
+            >
+            >```sh
+            >id 60, type PipeWire:Interface:Node
+            >    api.bluez5.profile = "a2dp-sink"
+            >    device.api = "bluez5"
+            >  * media.class = "Audio/Sink"
+            >  * node.name = "bluez_output.80_C3_BA_70_C8_30.1"
+            >```
+            """
+        let dump = try ServerDump.parse(text)
+        #expect(dump.sinks.map(\.name) == ["bluez_output.80_C3_BA_70_C8_30.1"])
+        #expect(dump.sinks.first?.properties["device.api"] == "bluez5")
+    }
+
+    @Test("a port's next 'properties:' heading joined after its attribute group leaves the port's attributes readable")
+    func joinedPropertiesHeading() throws {
+        // Corpus file 86: the last port of a pacmd card, its heading pulled onto its line.
+        let text = """
+            index: 1
+            name: <bluez_card.61_21_34_24_4F_20>
+            driver: <module-bluez5-device.c>
+            ports:
+                headset-output: Headset (priority 0, latency offset 0 usec, available: unknown)
+                    properties:
+
+                headset-input: Headset (priority 0, latency offset 0 usec, available: no)         properties:
+            """
+        let card = try #require(ServerDump.parse(text).cards.first)
+        #expect(card.ports.map(\.name) == ["headset-output", "headset-input"])
+        #expect(card.ports.last?.description == "Headset")
+        #expect(card.ports.last?.availability == .unavailable)
+    }
 }

@@ -152,4 +152,39 @@ struct ClassifierRuleTests {
         #expect(kind(owner: "alsa_output.usb-Headset-00.pro-output-0", ["device.bus": "usb", "device.form_factor": "headset"])
                 == .wiredHeadset)
     }
+    @Test("an ALSA card wired to a Bluetooth module's SCO lines is Bluetooth, whatever its generic ports say")
+    func bluetoothVoiceLinkCard() {
+        // Corpus file 97: an i.MX board's `bt-sco-audio` card, form factor internal, ports typed Analog.
+        let sco = ["alsa.card_name": "bt-sco-audio", "device.bus_path": "platform-sound-bt-sco", "device.form_factor": "internal"]
+        #expect(kind(owner: "alsa_card.platform-sound-bt-sco", sco, port: "analog-output", type: .analog) == .bluetooth)
+        #expect(kind(direction: .input, owner: "alsa_card.platform-sound-bt-sco", sco, port: "analog-input", type: .analog)
+                == .bluetooth)
+        // The board's codec card beside it stays what its ports say.
+        let codec = ["alsa.card_name": "SpencerGen_2", "device.bus_path": "platform-sound", "device.form_factor": "internal"]
+        #expect(kind(owner: "alsa_card.platform-sound", codec, port: "analog-output-headphones", type: .headphones)
+                == .wiredHeadset)
+    }
+
+    @Test("a microphone without jack detection is a jack when it is on one of ACP's jack paths")
+    func undetectedMicrophoneJacks() {
+        // Corpus file 99: an add-in PCI card (no form factor) that detects no jack at all.
+        let addIn = ["device.bus": "pci", "device.api": "alsa", "alsa.card_name": "Xonar DG"]
+        #expect(kind(direction: .input, addIn, port: "analog-input-front-mic") == .wiredHeadset)
+        #expect(kind(direction: .input, addIn, port: "analog-input-mic") == .wiredHeadset)
+        #expect(kind(direction: .input, laptop, port: "analog-input-microphone-dock") == .wiredHeadset)
+        // PulseAudio 1.x named the jack path `analog-input-microphone`, with an option after a semicolon.
+        #expect(kind(direction: .input, laptop, port: "analog-input-microphone;input-boost-on") == .wiredHeadset)
+        // The built-in microphone keeps its own path.
+        #expect(kind(direction: .input, laptop, port: "analog-input-internal-mic") == .speakerphone)
+        #expect(kind(direction: .input, laptop, port: "analog-input-microphone-internal") == .speakerphone)
+        #expect(kind(direction: .input, laptop, port: "[In] Mic1") == .speakerphone)
+        // Only ACP's paths count: a UCM device a tablet names after its side is its own microphone.
+        #expect(kind(direction: .input, laptop, port: "[In] FrontMic") == .speakerphone)
+    }
+
+    @Test("an aux input is a line-level input")
+    func auxInput() {
+        // Corpus file 99: `analog-input-aux: Analog Input`.
+        #expect(kind(direction: .input, ["device.bus": "pci", "device.api": "alsa"], port: "analog-input-aux") == .external)
+    }
 }

@@ -11,7 +11,7 @@ struct DumpLine: Sendable {
     var followsBlank: Bool
 
     /// Splits `input` into lines and drops what no tool printed: blank lines, `# ` comments and
-    /// separators (corpus headers included), Markdown code fences, e-mail quote marks (`> `),
+    /// separators (corpus headers included), Markdown code fences, quote marks (`> `, `>`),
     /// the `>>> ` prompt of an interactive `pacmd`, and the elision marks a person leaves where
     /// they cut text out (`...`, `…`, `[...]`), which must not end the block they sit in.
     static func lines(of input: String) -> [DumpLine] {
@@ -71,7 +71,8 @@ struct DumpLine: Sendable {
         return DumpLine(number: number, indent: width, text: String(text.trimmingWhitespace()), followsBlank: blankBefore)
     }
 
-    /// Where the line starts after e-mail quote marks (`> `, `>> `) and the `>>> ` pacmd prompt.
+    /// Where the line starts after e-mail and Markdown quote marks (`> `, `>> `, `>`) and the
+    /// `>>> ` pacmd prompt.
     private static func skipQuoteMarks(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int {
         var start = range.lowerBound
         while true {
@@ -86,8 +87,9 @@ struct DumpLine: Sendable {
             if position == range.upperBound {
                 return position
             }
-            guard bytes[position] == 32 || bytes[position] == 9 else { return start }
-            start = position + 1
+            // A Markdown quote may omit the space (an Obsidian callout's `>id 60, type ...`): no
+            // tool prints a line that starts with `>`, so the marks go either way.
+            start = bytes[position] == 32 || bytes[position] == 9 ? position + 1 : position
         }
     }
 

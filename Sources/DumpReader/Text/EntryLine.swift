@@ -15,7 +15,7 @@ enum EntryLine {
                 profileNames = DumpValues.profileList(list)
             }
         }
-        let (head, attributes) = splitAttributes(main)
+        let (head, attributes) = splitAttributes(droppingJoinedHeader(main))
         let name: Substring
         let description: Substring
         if let (before, after) = head.split(atFirst: ": ") ?? head.split(atFirst: "：") {
@@ -36,8 +36,18 @@ enum EntryLine {
         if let (before, _) = main.split(atFirst: " — ") {
             main = before
         }
-        guard let attributes = splitAttributes(main).attributes else { return false }
+        guard let attributes = splitAttributes(droppingJoinedHeader(main)).attributes else { return false }
         return attributes.contains { $0 == ":" || $0 == "：" || ($0.isASCII && $0.isNumber) }
+    }
+
+    /// `text` without a section heading a paste joined after its attribute group (`...,
+    /// available: no)         properties:`, the heading of the port's next line).
+    private static func droppingJoinedHeader(_ text: Substring) -> Substring {
+        guard text.hasSuffix(":"), let close = text.lastIndex(of: ")") else { return text }
+        let trailer = text[text.index(after: close)...]
+        guard trailer.first?.isWhitespace == true,
+              PactlVocabulary.field(String(trailer.trimmingWhitespace().dropLast())) == .properties else { return text }
+        return text[...close]
     }
 
     /// The text before the final parenthesised group and the group's contents (ASCII or

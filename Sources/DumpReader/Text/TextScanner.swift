@@ -92,6 +92,10 @@ struct TextScanner {
     private mutating func readContent(_ line: DumpLine, shape: LineShape, continuing: (index: Int, indent: Int)?) {
         if block != nil, let field = blockIndents.field, field > blockIndents.heading,
            line.indent <= blockIndents.heading, block?.heading != nil {
+            if let strayed = strayedSection(line, shape: shape, fieldIndent: field) {
+                section = strayed
+                return
+            }
             finishBlock()
         }
         if section != nil, block != nil {
@@ -111,6 +115,21 @@ struct TextScanner {
             return
         }
         readBlockLine(line, shape: shape, continuing: continuing)
+    }
+
+    /// A section header a paste pushed left of its block's heading (a forum joined `ports:` to
+    /// the line before and put it at column 0), while the block has no such section yet: it
+    /// opens that section at the block's field indentation instead of ending the block.
+    private func strayedSection(_ line: DumpLine, shape: LineShape, fieldIndent: Int) -> OpenSection? {
+        guard line.indent < blockIndents.heading, case .sectionHeader(let label) = shape,
+              let kind = OpenSection.Kind(PactlVocabulary.field(label)), let block else { return nil }
+        let alreadyRead = switch kind {
+        case .ports: !block.ports.isEmpty
+        case .profiles: !block.profiles.isEmpty
+        case .properties: !block.properties.isEmpty
+        case .ignored, .undecided: true
+        }
+        return alreadyRead ? nil : OpenSection(kind: kind, headerIndent: fieldIndent)
     }
 
     /// A line between blocks: defaults, or the start of a block whose heading was not pasted.

@@ -8,8 +8,8 @@ import PulseAudio
 ///
 /// 1. Structure: a monitor source, a filter sink (combine, echo-cancel, ladspa) is ``AudioDeviceKind/virtual``.
 /// 2. Transport: Bluetooth (`device.bus`, `device.api`, `api.bluez5.*`, the `bluez_` names
-///    BlueZ's modules give) is ``AudioDeviceKind/bluetooth``, whatever the port's form: a
-///    Bluetooth speaker is still Bluetooth.
+///    BlueZ's modules give, an ALSA card wired to a Bluetooth module's SCO lines) is
+///    ``AudioDeviceKind/bluetooth``, whatever the port's form: a Bluetooth speaker is still Bluetooth.
 /// 3. Not hardware: `device.class=abstract`, null-sink factories, `node.virtual`, driver
 ///    nodes, with no bus or form factor of their own, is ``AudioDeviceKind/virtual``.
 /// 4. The port type (`pa_device_port_type_t`, PulseAudio 14 and later).
@@ -21,7 +21,8 @@ import PulseAudio
 ///    connector (`bcm2835 Headphones`, `HDA Intel HDMI`, `HDMI 0`).
 /// 7. `device.form_factor`.
 /// 8. Port names that name a role (`speaker`, `mic`), with the jack's detectability: a
-///    microphone whose availability is known is on a jack.
+///    microphone whose availability is known, or on one of ACP's jack paths
+///    (`analog-input-mic`, `-front-mic`, `-rear-mic`, `-dock`), is on a jack.
 /// 9. Raw interface channels (PipeWire's Pro Audio profile, UCM's `Direct` device) are
 ///    ``AudioDeviceKind/external``: studio outputs and inputs, no person's device.
 /// 10. `device.bus` (a USB output with nothing more specific is a headset or headphone amplifier).
@@ -75,7 +76,8 @@ package enum DeviceClassifier {
         }
         if names.contains(where: { $0.containsAny("earpiece", "handset", "receiver") }) { return .earpiece }
         if names.contains(where: { $0.containsAny("headphone", "headset") }) { return .wiredHeadset }
-        if names.contains(where: { $0.containsAny("lineout", "line-out", "line out", "linein", "line-in", "line in") || $0.hasSuffix("] line") }) {
+        if names.contains(where: { $0.containsAny("lineout", "line-out", "line out", "linein", "line-in", "line in", "input-aux")
+            || $0.hasSuffix("] line") }) {
             return .external
         }
         return nil
@@ -226,7 +228,18 @@ private struct Facts {
             return true
         }
         let name = evidence.ownerName.lowercased()
-        return ["bluez_card.", "bluez_sink.", "bluez_source.", "bluez_output.", "bluez_input."].contains { name.hasPrefix($0) }
+        if ["bluez_card.", "bluez_sink.", "bluez_source.", "bluez_output.", "bluez_input."].contains(where: { name.hasPrefix($0) }) {
+            return true
+        }
+        return isBluetoothVoiceLink
+    }
+
+    /// An ALSA card wired to a Bluetooth module's SCO (voice) PCM lines, named after that link
+    /// by its card, its PCM or its bus path (`bt-sco-audio`, `platform-sound-bt-sco`): what
+    /// plays there goes to the hands-free link, whatever its generic ports say.
+    private var isBluetoothVoiceLink: Bool {
+        let names = alsaNames + [properties["device.bus_path"]?.lowercased(), evidence.ownerName.lowercased()].compactMap { $0 }
+        return names.contains { $0.containsAny("bt-sco", "bt_sco", "btsco") }
     }
 
     /// Whether the server says anything that only hardware has.
@@ -292,6 +305,13 @@ private struct Facts {
         let names = connectorNames
         if names.contains(where: { $0.containsAny("internal", "dmic", "digital mic", "builtin", "built-in") }) { return .speakerphone }
         if names.contains(where: { $0.containsAny("headset", "headphone") }) { return .wiredHeadset }
+        // ACP's microphone paths other than the built-in one are jacks: `analog-input-mic`
+        // (PulseAudio 1.x: `analog-input-microphone`) and those named after the chassis
+        // (`-front-mic`, `-rear-mic`, `-dock`). A card without jack detection reports them unknown.
+        if let port = evidence.portName.map({ Self.path(ofPort: $0.lowercased()) }), port.hasPrefix("analog-input"),
+           port == "analog-input-mic" || port == "analog-input-microphone" || port.containsAny("front", "rear", "dock") {
+            return .wiredHeadset
+        }
         if evidence.availability != .unknown || evidence.availabilityGroup != nil { return .wiredHeadset }
         return .speakerphone
     }
