@@ -79,7 +79,7 @@ struct CallAudioDropInTests {
             let output = try await clients.busctl(["call", "org.mobian_project.CallAudio", "/org/mobian_project/CallAudio",
                                                    "org.mobian_project.CallAudio", "SelectMode", "u", "7"])
             #expect(output.status != 0)
-            #expect(output.standardError.contains("Invalid mode 7: 0 (default) or 1 (voice call)"), "\(output)")
+            #expect(output.standardError.contains("Invalid mode 7"), "\(output)")
             #expect(try await clients.callAudioProperty("AudioMode") == "u 0")
         }
     }

@@ -65,6 +65,11 @@ struct SessionBusClients {
 
     /// `callaudiocli ARGUMENTS`, libcallaudio's own client.
     func callaudiocli(_ arguments: String...) async throws -> Output {
+        try await callaudiocli(arguments)
+    }
+
+    /// `callaudiocli ARGUMENTS` on the private bus.
+    func callaudiocli(_ arguments: [String]) async throws -> Output {
         try await run("/usr/bin/callaudiocli", arguments)
     }
 

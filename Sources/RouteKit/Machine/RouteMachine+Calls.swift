@@ -44,6 +44,7 @@ extension RouteMachine {
         speaker = nil
         if isCallActive {
             callDefaultSource = defaultSource
+            mediaRouteBeforeCall = route?.id
             return (actions, [])
         }
         for (card, original) in callProfiles.sorted(by: { $0.key < $1.key }) {
@@ -76,8 +77,12 @@ extension RouteMachine {
     /// in call mode, the media list otherwise; the speaker toggle above both.
     func routingTiers() -> [[AudioDevice]] {
         let list = isCallActive ? callPreferences.ordered : preferences.ordered
-        let tiers = RoutePolicy.tiers(among: devices, preferences: list, selection: selection, arrivals: arrivals,
+        var tiers = RoutePolicy.tiers(among: devices, preferences: list, selection: selection, arrivals: arrivals,
                                       automatic: automatic)
+        if tiers.isEmpty, !isCallActive, let before = mediaRouteBeforeCall, let device = device(before), RoutePolicy.isUsable(device) {
+            // No preference decides media: the route the call found comes back.
+            tiers = [[device]]
+        }
         switch speaker {
         case nil:
             return tiers

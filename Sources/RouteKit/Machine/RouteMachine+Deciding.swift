@@ -148,6 +148,10 @@ extension RouteMachine {
     mutating func report(_ device: AudioDevice?, reason: RouteChangeReason) -> [RouteAction] {
         let before = route
         route = device
+        if !isCallActive, let device, device.id == mediaRouteBeforeCall {
+            // Media is back where the call found it.
+            mediaRouteBeforeCall = nil
+        }
         if let sink = device?.output?.deviceName { remember(sink: sink, source: device?.input?.deviceName) }
         if before?.id != device?.id {
             return [.emit(.routeChanged(from: before, to: device, reason: reason))]

@@ -184,8 +184,9 @@ extension RouteMachine {
         var reason: RouteChangeReason
         var actions: [RouteAction] = []
         if !isCallActive, command.changesMediaPreferences {
-            // Outside calls the toggle steers the media route until the user says otherwise.
+            // Outside calls the toggle, and the route a call found, hold until the user says otherwise.
             speaker = nil
+            mediaRouteBeforeCall = nil
         }
         switch command {
         case .setPreferences(let list):
@@ -340,6 +341,7 @@ extension RouteMachine {
         isYielding = false
         calls.removeAll()
         speaker = nil
+        mediaRouteBeforeCall = nil
         isMicrophoneMuted = false
         mutedSources.removeAll()
         callProfiles.removeAll()
@@ -410,10 +412,10 @@ extension RouteMachine {
 }
 
 extension RouteCommand {
-    /// Whether the command replaces the media preferences.
+    /// Whether the command is the user speaking about media: new preferences or a choice by hand.
     var changesMediaPreferences: Bool {
         switch self {
-        case .setPreferences, .setPreferred, .setFallback: true
+        case .setPreferences, .setPreferred, .setFallback, .select: true
         default: false
         }
     }

@@ -64,6 +64,9 @@ struct RouteMachine: Sendable {
     /// The call-time speaker toggle: on puts audio on a speakerphone, off on the best other
     /// device of the call list; nil when nobody toggled it since call mode began or ended.
     var speaker: SpeakerSetting?
+    /// Where media went when call mode began: it comes back when call mode ends, when no media
+    /// preference decides (the server's own choice before the call).
+    var mediaRouteBeforeCall: AudioDevice.ID?
     /// The microphone chosen on its own (a desk microphone while listening on the speaker).
     var microphoneSelection: AudioDevice.ID?
     /// Whether the microphone is muted: applied to whatever source is recorded from.

@@ -39,24 +39,62 @@ enum RouteKitCallHandler {
     }
 }
 
-/// Answers one call to callaudiod's interface, as callaudiod does: `true` once done, or a
-/// D-Bus error (`InvalidArgs` for an unknown mode, `Failed` otherwise).
+/// Answers one call to callaudiod's interface as callaudiod 0.1.7 does
+/// (``CallAudioSemantics``): `true` once done, `false` when it could not be done (no output,
+/// no speaker, no microphone, the server refused), and a D-Bus error only for a mode other
+/// than 0 and 1 (`InvalidArgs`).
 enum CallAudioCallHandler {
     static func answer(_ call: BusMethodCall, driver: EngineDriver, publisher: StatePublisher) async {
+        let method: CallAudioMethod
         do throws(BusError) {
-            let request = try CallAudioRequest.decode(member: call.member, arguments: call.arguments)
-            let operation = try request.operation(devices: await driver.devices(), state: driver.manager.state,
-                                                  automatic: driver.manager.automaticChoice)
-            do {
-                try await driver.perform(operation, caller: call.sender)
-            } catch {
-                throw BusError.failed(error.message)
-            }
-            publisher.publishState()
-            if case .muteMicrophone = operation { publisher.publish(microphoneMuted: await driver.isMicrophoneMuted()) }
-            call.reply([.boolean(true)])
+            method = try CallAudioRequest.decode(member: call.member, arguments: call.arguments).method
         } catch {
             call.fail(error)
+            return
+        }
+        let before = CallAudioProperties.state(driver.manager.state, microphoneMuted: await driver.isMicrophoneMuted())
+        let outcome = CallAudioSemantics.outcome(of: method, devices: CallAudioDevices(await driver.devices()), state: before)
+        switch outcome.reply {
+        case .failure(let error):
+            call.fail(error)
+        case .success(false):
+            call.reply([.boolean(false)])
+        case .success(true):
+            var succeeded = true
+            for intent in outcome.intents {
+                do {
+                    try await driver.perform(intent.operation, caller: call.sender)
+                } catch {
+                    succeeded = false
+                }
+            }
+            publisher.publishState()
+            publisher.publish(microphoneMuted: await driver.isMicrophoneMuted())
+            call.reply([.boolean(succeeded)])
+        }
+    }
+}
+
+extension CallAudioRequest {
+    /// The method, as ``CallAudioSemantics`` names it.
+    var method: CallAudioMethod {
+        switch self {
+        case .selectMode(let mode): .selectMode(mode)
+        case .enableSpeaker(let enable): .enableSpeaker(enable)
+        case .muteMicrophone(let mute): .muteMic(mute)
+        }
+    }
+}
+
+extension CallAudioIntent {
+    /// What the engine does for it: call mode is the session's implicit call, the speaker the
+    /// engine's toggle, the mute the engine's.
+    var operation: EngineOperation {
+        switch self {
+        case .enterCallMode: .callAudio(true)
+        case .leaveCallMode: .callAudio(false)
+        case .speaker(let on, _): .speaker(on ? .on : .off)
+        case .muteMicrophone(let mute): .muteMicrophone(mute)
         }
     }
 }
