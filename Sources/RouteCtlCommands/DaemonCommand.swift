@@ -123,7 +123,8 @@ struct DaemonCommand: AsyncParsableCommand {
             // must know which streams play where.
             let scope = startup.configuration.scope
             let media = startup.configuration.media
-            let subscription: SubscriptionMask = media.pausesOnUnplug || media.holdsMediaDuringCalls
+            let calls = startup.configuration.calls
+            let subscription: SubscriptionMask = media.pausesOnUnplug || media.holdsMediaDuringCalls || calls.detects
                 ? scope.subscription.union(.streams) : scope.subscription
             let client = try await server.connectLongLived(applicationName: "routectl daemon", subscription: subscription,
                                                            logger: logger)
@@ -138,9 +139,10 @@ struct DaemonCommand: AsyncParsableCommand {
                 server: client, scope: scope, preferences: await startup.preferences.effective,
                 configuredDefaults: ConfiguredDefaultsSource.reader(server: server.server), logger: logger)
             await manager.setAutomaticChoice(startup.configuration.automatic)
+            await manager.setCallPreferences(calls.preferences)
             let mpris = await MPRISConnection.open(enabled: bus.dbus, logger: logger)
             let context = DaemonContext(client: client, manager: manager, mpris: mpris,
-                                        settings: startup.configuration.media, screenLock: ScreenLockConfiguration(),
+                                        settings: startup.configuration.media, calls: calls, screenLock: ScreenLockConfiguration(),
                                         write: printToStandardError, logger: logger)
             let api = try await bus.service(manager: manager, client: client, preferences: startup.preferences,
                                             context: context, logger: logger)

@@ -20,11 +20,13 @@ import TOMLKit
 /// `[match]`). Pure: text in, a value or a ``ConfigurationError`` out.
 enum ConfigurationFile {
     /// The keys at the top of the file.
-    static let keys = ["preferences", "scope", "match", "automatic", "media"]
+    static let keys = ["preferences", "scope", "match", "automatic", "media", "calls"]
     /// The keys of `[automatic]`.
     static let automaticKeys = ["never", "only", "hold-off"]
     /// The keys of `[media]`.
     static let mediaKeys = ["pause-on-unplug", "private-kinds", "resume-within", "hold-during-calls"]
+    /// The keys of `[calls]`.
+    static let callKeys = ["preferences", "detect", "detect-roles", "detect-applications"]
 
     /// The configuration `text` (read from `path`, named in errors) sets; what it leaves out
     /// keeps its default.
@@ -70,6 +72,9 @@ private struct KeyReader {
         }
         if let value = table["media"] {
             configuration.media = try media(value)
+        }
+        if let value = table["calls"] {
+            configuration.calls = try calls(value)
         }
         return configuration
     }
@@ -164,6 +169,35 @@ private struct KeyReader {
             settings.privateKinds = chosen
         }
         if let within = table["resume-within"] { settings.resumeWindow = try duration(within, at: ["media", "resume-within"]) }
+        return settings
+    }
+
+    private func calls(_ value: any TOMLValueConvertible) throws(ConfigurationError) -> CallSettings {
+        guard let table = value.table else {
+            throw error(at: ["calls"], "must be a table: [calls] with \(ConfigurationFile.callKeys.joined(separator: ", ")); found \(describe(value))")
+        }
+        try refuseUnknownKeys(in: table, at: ["calls"], known: ConfigurationFile.callKeys)
+        var settings = CallSettings()
+        if let detect = table["detect"] { settings.detects = try boolean(detect, at: ["calls", "detect"]) }
+        if let roles = table["detect-roles"] {
+            settings.detection.roles = Set(try strings(roles, at: ["calls", "detect-roles"], example: #"["phone", "communication"]"#))
+        }
+        if let applications = table["detect-applications"] {
+            let names = try strings(applications, at: ["calls", "detect-applications"], example: #"["linphone", "baresip"]"#)
+            settings.detection.applicationNames = Set(names)
+            settings.detection.processBinaries = Set(names)
+        }
+        if let value = table["preferences"] {
+            let entries = try strings(value, at: ["calls", "preferences"], example: #"["bluetooth", "wiredHeadset", "earpiece", "speakerphone"]"#)
+                .map { entry throws(ConfigurationError) in
+                    do throws(PreferenceText.Problem) {
+                        return try PreferenceText.read(entry)
+                    } catch {
+                        throw self.error(at: ["calls", "preferences"], PreferenceText.message(error) { "\"\($0)\"" })
+                    }
+                }
+            settings.preferences = PreferenceList(entries)
+        }
         return settings
     }
 

@@ -50,6 +50,13 @@ struct ConfigurationReloadService: Service {
                 await manager.setAutomaticChoice(choice)
             case .media(let settings):
                 mediaGuard?.update(settings)
+            case .callPreferences(let list):
+                await manager.setCallPreferences(list)
+            case .callDetectionNeedsRestart:
+                applied.calls.detects = running.calls.detects
+                applied.calls.detection = running.calls.detection
+                report("config: call detection (\(loaded.calls.detects ? "on" : "off")) applies when the daemon restarts; "
+                       + "it is \(running.calls.detects ? "on" : "off") until then")
             case .scopeNeedsRestart(let wanted):
                 applied.scope = running.scope
                 report("config: scope \(wanted.summary) applies when the daemon restarts; it routes \(running.scope.summary) until then")
@@ -72,6 +79,11 @@ enum ReloadPlan {
         case scopeNeedsRestart(RouteScope)
         /// New media settings.
         case media(MediaSettings)
+        /// A new call list.
+        case callPreferences(PreferenceList)
+        /// Call detection turned on or off, or other rules: it follows streams from start, so
+        /// it waits for a restart.
+        case callDetectionNeedsRestart
     }
 
     /// The steps from `running` to `loaded`; none when nothing changed.
@@ -81,6 +93,10 @@ enum ReloadPlan {
         if loaded.automatic != running.automatic { steps.append(.automatic(loaded.automatic)) }
         if loaded.scope != running.scope { steps.append(.scopeNeedsRestart(loaded.scope)) }
         if loaded.media != running.media { steps.append(.media(loaded.media)) }
+        if loaded.calls.preferences != running.calls.preferences { steps.append(.callPreferences(loaded.calls.preferences)) }
+        if loaded.calls.detects != running.calls.detects || loaded.calls.detection != running.calls.detection {
+            steps.append(.callDetectionNeedsRestart)
+        }
         return steps
     }
 }

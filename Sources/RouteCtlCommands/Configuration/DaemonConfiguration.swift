@@ -14,6 +14,19 @@ struct DaemonConfiguration: Equatable, Sendable {
     var automatic = AutomaticChoice()
     /// Pausing media on unplug and during calls (`[media]`).
     var media = MediaSettings()
+    /// How calls are routed and found (`[calls]`).
+    var calls = CallSettings()
+}
+
+/// The daemon's call settings (`[calls]`).
+struct CallSettings: Equatable, Sendable {
+    /// Whether a playback and capture pair of a softphone that does not talk to RouteKit
+    /// starts a call (`detect`, on by default in the daemon).
+    var detects = true
+    /// Which streams make a call when detected (`detect-roles`, `detect-applications`).
+    var detection = CallDetectionRule()
+    /// The order calls are routed by (`preferences`).
+    var preferences = PreferenceList.calls
 }
 
 extension RouteScope {

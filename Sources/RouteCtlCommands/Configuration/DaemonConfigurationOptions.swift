@@ -95,6 +95,8 @@ extension DaemonConfiguration {
         if !automatic.never.isEmpty { parts.append("never by kind " + automatic.never.map(\.name).joined(separator: ", ")) }
         if !automatic.only.isEmpty { parts.append("by kind only " + automatic.only.map(\.name).joined(separator: ", ")) }
         if automatic.holdOff > .zero { parts.append("hold-off \(DurationText.text(automatic.holdOff))") }
+        if calls.preferences != .calls { parts.append("calls preferring " + calls.preferences.ordered.map(\.description).joined(separator: ", then ")) }
+        if !calls.detects { parts.append("call detection off") }
         return parts.joined(separator: "; ")
     }
 }

@@ -18,6 +18,9 @@ import Synchronization
 /// then unmutes what it holds, and capture puts the user's volume back.
 final class DaemonContext: ContextControl, Service {
     let mediaGuard: MediaGuard
+    private let manager: AudioDeviceManager
+    /// Softphones that do not talk to RouteKit, found by their streams; nil when turned off.
+    private let callDetector: StreamCallDetector?
     private let mpris: MPRISConnection?
     private let silentMode: SilentModeMonitor
     private let screenLock: ScreenLockMonitor
@@ -38,8 +41,11 @@ final class DaemonContext: ContextControl, Service {
     /// `settings`; `screenLock` says which buses to ask about the screen; `write` gets the
     /// daemon's lines.
     init(client: PulseClient, manager: AudioDeviceManager, mpris: MPRISConnection?, settings: MediaSettings,
-         screenLock: ScreenLockConfiguration, write: @escaping @Sendable (String) -> Void, logger: Logger) {
+         calls: CallSettings = CallSettings(), screenLock: ScreenLockConfiguration, write: @escaping @Sendable (String) -> Void,
+         logger: Logger) {
         self.mpris = mpris
+        self.manager = manager
+        callDetector = calls.detects ? StreamCallDetector(server: client, rule: calls.detection, logger: logger) : nil
         mediaGuard = MediaGuard(server: client, manager: manager, players: mpris.map { [$0.players] } ?? [], settings: settings,
                                 logger: logger)
         silentMode = SilentModeMonitor(server: client, logger: logger)
@@ -67,6 +73,8 @@ final class DaemonContext: ContextControl, Service {
 
     func run() async throws {
         let media = mediaGuard.events()
+        let routes = manager.events()
+        let detected = callDetector?.events()
         let screens = screenLock.changes()
         let silences = silentMode.changes()
         await cancelWhenGracefulShutdown {
@@ -81,6 +89,24 @@ final class DaemonContext: ContextControl, Service {
                 }
                 group.addTask {
                     for await event in media { self.media(event) }
+                }
+                group.addTask {
+                    // A call's own streams are never paused or muted: its process's, besides the phone role.
+                    for await event in routes {
+                        let calls: [CallSession]
+                        switch event {
+                        case .state(let state): calls = state.calls
+                        case .callsChanged(let now): calls = now
+                        default: continue
+                        }
+                        self.mediaGuard.update(CallStreams(processIDs: Set(calls.compactMap { $0.processID.map(UInt32.init) })))
+                    }
+                }
+                if let detector = self.callDetector, let detected {
+                    group.addTask { await detector.run() }
+                    group.addTask {
+                        for await event in detected { await self.detected(event) }
+                    }
                 }
                 group.addTask {
                     for await state in screens {
@@ -127,6 +153,32 @@ final class DaemonContext: ContextControl, Service {
         }
         let paused = mediaGuard.pausedPlayers
         update { $0.pausedPlayers = paused }
+    }
+
+    /// A softphone's call found by its streams becomes one of the engine's calls, and ends with them.
+    private func detected(_ event: DetectedCallEvent) async {
+        switch event {
+        case .started(let call):
+            let name = call.application.processBinary ?? call.application.name ?? "an application"
+            let session = CallSession(id: Self.sessionID(call.id), state: .active, origin: .detected(name),
+                                      processID: call.application.processID)
+            do {
+                try await manager.startCall(session)
+                write("call: detected \(TerminalText.escaped(name))"
+                      + (call.application.processID.map { " (pid \($0))" } ?? "") + "; call audio follows it")
+            } catch {
+                write("call: detected \(TerminalText.escaped(name)), not started: \(error)")
+            }
+        case .changed:
+            break
+        case .ended(let id):
+            guard (try? await manager.endCall(Self.sessionID(id))) != nil else { return }
+            write("call: the detected call \(Self.sessionID(id)) ended")
+        }
+    }
+
+    private static func sessionID(_ id: DetectedCall.ID) -> CallSession.ID {
+        CallSession.ID(rawValue: "detected-\(id.rawValue)")
     }
 
     private func captured(_ event: VolumeCaptureEvent) {
