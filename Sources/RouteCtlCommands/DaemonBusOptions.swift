@@ -39,7 +39,8 @@ struct DaemonBusOptions: ParsableArguments {
         let session: BusSession?
         let announcement: String
         do {
-            let claimed = try await RouteKitBusService.claim(configuration, driver: driver, logger: logger)
+            let claimed = try await RouteKitBusService.claim(configuration, driver: driver, report: printToStandardError,
+                                                             logger: logger)
             session = claimed
             announcement = claimed.servingLine
         } catch {

@@ -13,6 +13,8 @@ public struct EngineDriver: Sendable {
     public let preferences: any PreferenceKeeper
     /// The context monitors and media pausing (``NoContext`` when the daemon runs none).
     public let context: any ContextControl
+    /// What clients hold besides their calls.
+    private let holds = ClientHolds()
 
     /// A driver for `manager` and `microphone`; `preferences` keeps the run-time preferences
     /// (by default nothing keeps them, and clearing goes back to the manager's list now);
@@ -30,7 +32,11 @@ public struct EngineDriver: Sendable {
     /// device tried). Throws the D-Bus error to answer with: `UnknownDevice` or `NotUsable`
     /// when the device went away meanwhile, `NotUsable` when the speaker toggle or the
     /// microphone cannot be honoured, `ServerFailed` when the server refused to mute.
-    public func perform(_ operation: EngineOperation, caller: String?) async throws(BusError) {
+    /// Returns what the method answers besides nothing: `OpenCall`'s id. `callerProcessID` is
+    /// the caller's process, when the bus could tell: its streams are the call's own.
+    @discardableResult
+    public func perform(_ operation: EngineOperation, caller: String?, callerProcessID: Int32? = nil) async throws(BusError) -> String? {
+        let owner = CallOrigin.busClient(caller ?? "")
         switch operation {
         case .select(let device):
             do {
@@ -49,6 +55,21 @@ public struct EngineDriver: Sendable {
             await preferences.setRunTime(nil, on: manager)
         case .callAudio(let on):
             if on { await manager.activateCallAudio() } else { await manager.deactivateCallAudio() }
+        case .openCall(let id, let state):
+            let callID = id.isEmpty ? holds.newCallID() : id
+            do {
+                try await manager.startCall(CallSession(id: CallSession.ID(rawValue: callID), state: state, origin: owner,
+                                                        processID: callerProcessID))
+            } catch {
+                throw Self.busError(error)
+            }
+            return callID
+        case .setCallState(let id, let state):
+            try ownCall(id, by: owner)
+            do { try await manager.setCallState(CallSession.ID(rawValue: id), state) } catch { throw Self.busError(error) }
+        case .closeCall(let id):
+            try ownCall(id, by: owner)
+            do { try await manager.endCall(CallSession.ID(rawValue: id)) } catch { throw Self.busError(error) }
         case .speaker(let setting):
             do {
                 try await manager.setSpeaker(setting)
@@ -68,13 +89,52 @@ public struct EngineDriver: Sendable {
         case .refresh:
             await manager.refreshSpeakerphoneSetting()
         case .volumeCapture(let isOn):
+            // Capture is the session's: on while any client holds it, off when the last lets go.
+            let holder = caller ?? ""
+            guard holds.holdCapture(isOn, by: holder) || caller == nil else { return nil }
             do {
                 try await context.setVolumeCapture(isOn)
             } catch {
+                if isOn { _ = holds.release(holder) }
                 throw BusError(name: RouteKitInterface.ErrorName.unavailable, message: "\(error)")
             }
         case .nothing:
             break
+        }
+        return nil
+    }
+
+    /// A client's unique bus name went (it exited or crashed): its calls end, and the volume
+    /// capture it held is let go. Returns what was ended, for the daemon's line; nil when the
+    /// client held nothing.
+    public func clientVanished(_ name: String) async -> String? {
+        let calls = manager.calls.filter { $0.origin == .busClient(name) }.map(\.id.rawValue)
+        let heldCapture = holds.release(name)
+        guard !calls.isEmpty || heldCapture != nil else { return nil }
+        if !calls.isEmpty { await manager.endCalls(from: .busClient(name)) }
+        if heldCapture == true { try? await context.setVolumeCapture(false) }
+        var ended: [String] = []
+        if !calls.isEmpty { ended.append("call\(calls.count == 1 ? "" : "s") " + calls.joined(separator: ", ")) }
+        if heldCapture != nil { ended.append("its volume capture") }
+        return ended.joined(separator: " and ")
+    }
+
+    /// Refuses to change a call that is not the caller's.
+    private func ownCall(_ id: String, by owner: CallOrigin) throws(BusError) {
+        guard let call = manager.calls.first(where: { $0.id.rawValue == id }) else {
+            throw BusError(name: RouteKitInterface.ErrorName.unknownCall, message: "no call \"\(id)\" is held")
+        }
+        guard call.origin == owner else {
+            throw BusError(name: RouteKitInterface.ErrorName.notOwner, message: "call \"\(id)\" belongs to another client (\(call.origin))")
+        }
+    }
+
+    /// The engine's refusal as the D-Bus error to answer.
+    static func busError(_ refusal: CommandRefusal) -> BusError {
+        switch refusal {
+        case .noSuchCall: BusError(name: RouteKitInterface.ErrorName.unknownCall, message: refusal.description)
+        case .callExists: BusError(name: RouteKitInterface.ErrorName.callExists, message: refusal.description)
+        default: BusError(name: RouteKitInterface.ErrorName.notUsable, message: refusal.description)
         }
     }
 

@@ -21,6 +21,12 @@ public enum RouteKitInterface {
         public static let serverFailed = "io.github.routekit.RouteKit1.Error.ServerFailed"
         /// The daemon cannot do this now (no context monitors, or no default output to capture).
         public static let unavailable = "io.github.routekit.RouteKit1.Error.Unavailable"
+        /// No call has this id.
+        public static let unknownCall = "io.github.routekit.RouteKit1.Error.UnknownCall"
+        /// A call with this id is held already.
+        public static let callExists = "io.github.routekit.RouteKit1.Error.CallExists"
+        /// The call belongs to another client: only the client that opened it changes it.
+        public static let notOwner = "io.github.routekit.RouteKit1.Error.NotOwner"
     }
 
     /// The methods, properties and signals.
@@ -33,6 +39,10 @@ public enum RouteKitInterface {
             BusMethod("ClearPreferences"),
             BusMethod("StartCall"),
             BusMethod("EndCall"),
+            BusMethod("OpenCall", arguments: [BusArgument("id", .string), BusArgument("state", .string)],
+                      results: [BusArgument("id", .string)]),
+            BusMethod("SetCallState", arguments: [BusArgument("id", .string), BusArgument("state", .string)]),
+            BusMethod("CloseCall", arguments: [BusArgument("id", .string)]),
             BusMethod("EnableSpeaker", arguments: [BusArgument("enable", .boolean)]),
             BusMethod("MuteMic", arguments: [BusArgument("mute", .boolean)]),
             BusMethod("Refresh"),

@@ -15,6 +15,13 @@ public enum EngineOperation: Hashable, Sendable {
     /// callaudiod's `SelectMode`): ACB's activate and deactivate, kept when the caller exits
     /// (a `routectl call start` or `callaudiocli -m 1` is done before the call is).
     case callAudio(Bool)
+    /// Open a call owned by the caller: it ends with `CloseCall`, or when the caller's bus
+    /// name goes (a softphone that crashed). An empty id asks for one.
+    case openCall(id: String, state: CallState)
+    /// Ring, answer, hold or resume one of the caller's calls.
+    case setCallState(id: String, state: CallState)
+    /// End one of the caller's calls.
+    case closeCall(id: String)
     /// Turn the call-time speaker toggle on or off.
     case speaker(SpeakerSetting)
     /// Mute or unmute the microphone (the call's mute, wherever audio is recorded from).
@@ -25,4 +32,15 @@ public enum EngineOperation: Hashable, Sendable {
     case volumeCapture(Bool)
     /// Nothing needs to change.
     case nothing
+}
+
+extension EngineOperation {
+    /// Whether the caller takes something the daemon gives back when it goes: a call of its
+    /// own, or volume capture.
+    var holdsSomething: Bool {
+        switch self {
+        case .openCall, .volumeCapture(true): true
+        default: false
+        }
+    }
 }

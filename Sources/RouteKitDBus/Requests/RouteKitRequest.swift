@@ -17,6 +17,12 @@ public enum RouteKitRequest: Hashable, Sendable {
     case startCall
     /// `EndCall()`.
     case endCall
+    /// `OpenCall(ss)`: a call of the caller's own (an empty id asks for one), in a state.
+    case openCall(id: String, state: CallState)
+    /// `SetCallState(ss)`.
+    case setCallState(id: String, state: CallState)
+    /// `CloseCall(s)`.
+    case closeCall(id: String)
     /// `EnableSpeaker(b)`.
     case enableSpeaker(Bool)
     /// `MuteMic(b)`.
@@ -48,6 +54,13 @@ public enum RouteKitRequest: Hashable, Sendable {
         case "ClearPreferences": return .clearPreferences
         case "StartCall": return .startCall
         case "EndCall": return .endCall
+        case "OpenCall":
+            let id = arguments[0].stringValue ?? ""
+            try checkCallID(id)
+            return .openCall(id: id, state: try callState(arguments[1].stringValue ?? ""))
+        case "SetCallState":
+            return .setCallState(id: try callID(arguments[0].stringValue ?? ""), state: try callState(arguments[1].stringValue ?? ""))
+        case "CloseCall": return .closeCall(id: try callID(arguments[0].stringValue ?? ""))
         case "EnableSpeaker": return .enableSpeaker(arguments[0].boolValue ?? false)
         case "MuteMic": return .muteMicrophone(arguments[0].boolValue ?? false)
         case "Refresh": return .refresh
@@ -70,11 +83,43 @@ public enum RouteKitRequest: Hashable, Sendable {
         case .clearPreferences: .restoreConfiguredPreferences
         case .startCall: .callAudio(true)
         case .endCall: .callAudio(false)
+        case .openCall(let id, let state): .openCall(id: id, state: state)
+        case .setCallState(let id, let state): .setCallState(id: id, state: state)
+        case .closeCall(let id): .closeCall(id: id)
         case .enableSpeaker(let enable): .speaker(enable ? .on : .off)
         case .muteMicrophone(let mute): .muteMicrophone(mute)
         case .refresh: .refresh
         case .volumeCapture(let isOn): .volumeCapture(isOn)
         case .listDevices, .status: .nothing
+        }
+    }
+}
+
+extension RouteKitRequest {
+    /// The longest call id a client may give.
+    static let maximumCallIDLength = 128
+
+    /// `ringing`, `active` or `held`; anything else is `InvalidArgs` naming them.
+    static func callState(_ text: String) throws(BusError) -> CallState {
+        guard let state = CallState(rawValue: text) else {
+            throw BusError.invalidArguments("\"\(text.prefix(40))\" is not a call state: ringing, active or held")
+        }
+        return state
+    }
+
+    /// A call id as a client names one: not empty, at most ``maximumCallIDLength`` characters,
+    /// without control characters.
+    static func callID(_ text: String) throws(BusError) -> String {
+        guard !text.isEmpty else { throw BusError.invalidArguments("the call id is empty") }
+        try checkCallID(text)
+        return text
+    }
+
+    /// Refuses an id that is too long or holds control characters.
+    static func checkCallID(_ text: String) throws(BusError) {
+        guard text.count <= maximumCallIDLength,
+              !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            throw BusError.invalidArguments("a call id has at most \(maximumCallIDLength) characters and no control characters")
         }
     }
 }

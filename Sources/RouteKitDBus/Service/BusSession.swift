@@ -11,11 +11,15 @@ public final class BusSession: Sendable {
     let routeKit: ExportedObject?
     /// `org.mobian_project.CallAudio`, when asked for and this session owns its name.
     let callAudio: ExportedObject?
+    /// Where the daemon's lines go.
+    let report: @Sendable (String) -> Void
 
-    private init(connection: BusConnection, routeKit: ExportedObject?, callAudio: ExportedObject?) {
+    private init(connection: BusConnection, routeKit: ExportedObject?, callAudio: ExportedObject?,
+                 report: @escaping @Sendable (String) -> Void) {
         self.connection = connection
         self.routeKit = routeKit
         self.callAudio = callAudio
+        self.report = report
     }
 
     /// The bus names this session owns.
@@ -36,7 +40,7 @@ public final class BusSession: Sendable {
     /// fails the whole claim (``RouteKitBusError/nameTaken(name:owner:)``), as at start;
     /// otherwise the object is withdrawn and `report` says so, as after a reconnection.
     static func claim(address: BusAddress, servesCallAudio: Bool, driver: EngineDriver, strict: Bool,
-                      report: @Sendable (String) -> Void, logger: Logger) async throws(RouteKitBusError) -> BusSession {
+                      report: @escaping @Sendable (String) -> Void, logger: Logger) async throws(RouteKitBusError) -> BusSession {
         let connection: BusConnection
         do {
             connection = try await BusConnection.open(address, logger: logger)
@@ -70,7 +74,7 @@ public final class BusSession: Sendable {
                     if name == RouteKitInterface.name { routeKit = nil } else { callAudio = nil }
                 }
             }
-            return BusSession(connection: connection, routeKit: routeKit, callAudio: callAudio)
+            return BusSession(connection: connection, routeKit: routeKit, callAudio: callAudio, report: report)
         } catch let error as RouteKitBusError {
             throw error
         } catch {
@@ -84,12 +88,14 @@ public final class BusSession: Sendable {
     /// (its outcome) or the task is cancelled (nil).
     func serve(_ driver: EngineDriver, logger: Logger) async -> BusDisconnection? {
         let publisher = StatePublisher(routeKit: routeKit, callAudio: callAudio, driver: driver)
+        let clients = BusClients(connection: connection, report: report)
         return await withTaskGroup(of: Void.self) { group in
+            group.addTask { await clients.follow(driver: driver) }
             if let routeKit {
                 group.addTask {
                     await withDiscardingTaskGroup { calls in
                         for await call in routeKit.calls {
-                            calls.addTask { await RouteKitCallHandler.answer(call, driver: driver, publisher: publisher) }
+                            calls.addTask { await RouteKitCallHandler.answer(call, driver: driver, publisher: publisher, clients: clients) }
                         }
                     }
                 }

@@ -56,10 +56,12 @@ public struct RouteKitBusService: Service {
     /// Connects, exports and takes the names, before the engine starts. Throws
     /// ``RouteKitBusError/nameTaken(name:owner:)`` when another process owns one (another
     /// daemon, or callaudiod), and ``RouteKitBusError/noBus(address:reason:)`` when no bus answers.
+    /// `report` gets a line when a client that held a call or volume capture goes.
     public static func claim(_ configuration: Configuration, driver: EngineDriver,
+                             report: @escaping @Sendable (String) -> Void = { _ in },
                              logger: Logger = Logger(label: "routekit.dbus")) async throws(RouteKitBusError) -> BusSession {
         try await BusSession.claim(address: configuration.address, servesCallAudio: configuration.servesCallAudio,
-                                   driver: driver, strict: true, report: { _ in }, logger: logger)
+                                   driver: driver, strict: true, report: report, logger: logger)
     }
 
     /// Serves until graceful shutdown, reconnecting whenever the bus comes back.

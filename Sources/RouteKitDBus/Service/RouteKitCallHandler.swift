@@ -4,7 +4,7 @@ import RouteKit
 /// Answers one call to RouteKit1: decode, decide, perform, publish, reply. An error answers
 /// the call before anything changed, except a device that vanished while it was chosen.
 enum RouteKitCallHandler {
-    static func answer(_ call: BusMethodCall, driver: EngineDriver, publisher: StatePublisher) async {
+    static func answer(_ call: BusMethodCall, driver: EngineDriver, publisher: StatePublisher, clients: BusClients) async {
         do throws(BusError) {
             let devices = await driver.devices()
             let state = driver.manager.state
@@ -24,13 +24,19 @@ enum RouteKitCallHandler {
                                                              context: driver.context.snapshot)])
             default:
                 let operation = try request.operation(devices: devices, state: state, automatic: driver.manager.automaticChoice)
-                try await driver.perform(operation, caller: call.sender)
+                let pid: Int32? = if case .openCall = operation, let sender = call.sender { await clients.processID(of: sender) } else { nil }
+                let answer = try await driver.perform(operation, caller: call.sender, callerProcessID: pid)
                 publisher.publishState()
                 if case .muteMicrophone = operation { publisher.publish(microphoneMuted: await driver.isMicrophoneMuted()) }
-                if case .use = request {
-                    call.reply([.string(driver.manager.selectedAudioDevice?.id.rawValue ?? "")])
-                } else {
-                    call.reply([])
+                switch request {
+                case .use: call.reply([.string(driver.manager.selectedAudioDevice?.id.rawValue ?? "")])
+                case .openCall: call.reply([.string(answer ?? "")])
+                default: call.reply([])
+                }
+                if operation.holdsSomething, let sender = call.sender {
+                    // The client may have gone before what it took was recorded (its vanishing
+                    // and its call come on separate streams): let go of it now.
+                    await clients.releaseIfGone(sender, driver: driver)
                 }
             }
         } catch {

@@ -14,9 +14,12 @@ public enum RouteKitProperties {
         BusProperty("InputSource", .string),       // the source it records from
         BusProperty("Preferences", .array(.string)),
         BusProperty("Selection", .string),         // the device chosen with Use, while present
-        BusProperty("CallAudio", .boolean),
+        BusProperty("CallAudio", .boolean),        // call mode: a call is active or held
+        BusProperty("Calls", .array(.dictionary(key: .string, value: .variant))),  // id, state, origin, pid
         BusProperty("Speaker", .boolean),          // the route is a speakerphone
-        BusProperty("MicMuted", .boolean),         // the default source is muted
+        BusProperty("SpeakerSetting", .string),    // the speaker toggle: on, off, or empty
+        BusProperty("Microphone", .string),        // the source recorded from (never a monitor)
+        BusProperty("MicMuted", .boolean),         // the microphone is muted, as the server shows it
         BusProperty("Connected", .boolean),        // the daemon is connected to the sound server
         BusProperty("Connection", .string),        // idle, connecting, ready, reconnecting, failed, shutdown
         BusProperty("Yielding", .boolean),         // it stopped taking the default back from another client
@@ -34,7 +37,10 @@ public enum RouteKitProperties {
             "Preferences": .strings(state.preferences.ordered.map(\.description)),
             "Selection": .string(state.selection?.rawValue ?? ""),
             "CallAudio": .boolean(state.isCallAudioActive),
+            "Calls": CallRecord.list(state.calls),
             "Speaker": .boolean(route?.kind == .speakerphone),
+            "SpeakerSetting": .string(state.speaker?.rawValue ?? ""),
+            "Microphone": .string(state.isConnected ? state.microphone ?? "" : ""),
             "Connected": .boolean(state.isConnected),
             "Connection": .string(state.connection.name),
             "Yielding": .boolean(state.isYielding),
