@@ -90,6 +90,13 @@ extension PulseClient {
         }
     }
 
+    /// Mutes or unmutes recording stream `sourceOutput`.
+    public func setSourceOutputMute(_ sourceOutput: UInt32, muted: Bool) async throws {
+        try await command("\(muted ? "mute" : "unmute") source output #\(sourceOutput)") { context, userdata in
+            pa_context_set_source_output_mute(context, sourceOutput, muted ? 1 : 0, successCallback, userdata)
+        }
+    }
+
     /// Sets the volume of `sink`. One value sets every channel alike; otherwise give one
     /// value a channel.
     public func setSinkVolume(_ sink: String, _ volume: ChannelVolumes) async throws {

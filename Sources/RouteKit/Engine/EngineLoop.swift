@@ -353,6 +353,10 @@ struct EngineLoop: Sendable {
                 } catch {
                     actions += core.machine { $0.microphoneMuteFailed(source, error) }
                 }
+            case .muteCaptureStreams(let muted):
+                if case .application(let selector) = executor.scope {
+                    await executor.muteCaptureStreams(selector, muted: muted)
+                }
             case .refuse:
                 break  // told to the command's ticket as it was decided
             }
@@ -396,8 +400,12 @@ struct EngineLoop: Sendable {
                 if !stillThere { record([.streamGone(index: event.index, output: output)]) }
                 continue
             }
-            guard case .application(let selector) = executor.scope,
-                  let route = core.withShared({ $0.machine.route }) else { continue }
+            guard case .application(let selector) = executor.scope else { continue }
+            if event.facility == .sourceOutput, event.kind == .new, core.withShared({ $0.machine.capturesMuted }) {
+                // A capture stream the call starts while muted is muted too.
+                await executor.muteCaptureStreams(selector, muted: true)
+            }
+            guard let route = core.withShared({ $0.machine.route }) else { continue }
             record(await executor.follow(event, selector: selector, route: route, tracker: tracker))
         }
     }

@@ -163,6 +163,14 @@ struct RouteExecutor: Sendable {
         try await perform(.microphone) { try await $0.setSourceMute(source, muted: muted) }
     }
 
+    /// Application scope: mutes or unmutes the selected capture streams; a stream that ended
+    /// meanwhile is passed over.
+    func muteCaptureStreams(_ selector: StreamSelector, muted: Bool) async {
+        guard let streams = try? await server.sourceOutputs() else { return }
+        let chosen = streams.filter { selector.matches($0.properties) && $0.isMuted != muted }.map(\.index)
+        await run(chosen.map { index in { try await $0.setSourceOutputMute(index, muted: muted) } })
+    }
+
     // MARK: Helpers
 
     /// Runs moves a few at a time; a stream that ended or cannot move is logged, not a failure.

@@ -135,6 +135,13 @@ extension RouteMachine {
     /// machine muted and no longer records from are unmuted. Runs after every input.
     mutating func followMicrophone(_ actions: [RouteAction]) -> [RouteAction] {
         guard isConnected else { return actions }
+        guard configuration.isSystemScope else {
+            // Application scope: the application's own capture streams, never a whole source
+            // another application may record from.
+            guard capturesMuted != isMicrophoneMuted else { return actions }
+            capturesMuted = isMicrophoneMuted
+            return actions + [.muteCaptureStreams(muted: isMicrophoneMuted)]
+        }
         let present = Set(devices.compactMap { $0.input?.deviceName })
         mutedSources.formIntersection(present)
         var wanted = Set<String>()

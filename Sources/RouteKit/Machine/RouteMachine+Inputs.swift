@@ -163,6 +163,7 @@ extension RouteMachine {
         pending = nil
         // A restarted server forgot every mute: the microphone's is applied again.
         mutedSources.removeAll()
+        capturesMuted = false
         refused.removeAll()
         unconfirmed.removeAll()
         isYielding = false
@@ -226,7 +227,7 @@ extension RouteMachine {
             microphoneSelection = id
             reason = .selectionChanged
         case .muteMicrophone(let muted):
-            if muted, microphone == nil { return [.refuse(.noMicrophone)] }
+            if muted, configuration.isSystemScope, microphone == nil { return [.refuse(.noMicrophone)] }
             // Asked again: applied again, in case someone changed the source's mute since.
             if muted { mutedSources.removeAll() }
             guard muted != isMicrophoneMuted else { return [] }
@@ -344,6 +345,7 @@ extension RouteMachine {
         mediaRouteBeforeCall = nil
         isMicrophoneMuted = false
         mutedSources.removeAll()
+        capturesMuted = false
         callProfiles.removeAll()
         callDefaultSource = nil
         refused.removeAll()

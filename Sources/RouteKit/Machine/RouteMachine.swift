@@ -73,6 +73,8 @@ struct RouteMachine: Sendable {
     var isMicrophoneMuted = false
     /// The sources the machine muted for ``isMicrophoneMuted``, to unmute when the route moves on.
     var mutedSources: Set<String> = []
+    /// Application scope: whether the selected capture streams were muted for ``isMicrophoneMuted``.
+    var capturesMuted = false
     /// Where the manager stands with its server (``AudioRouteState/connection``).
     var connection: ConnectionState = .idle
     var isYielding = false
@@ -169,6 +171,9 @@ enum RouteAction: Sendable, Equatable {
     case restoreDefaultSource(String)
     /// Mute or unmute the source `source` (the microphone's mute, applied where it records).
     case muteSource(String, muted: Bool)
+    /// Application scope: mute or unmute the selected capture streams (the call's own), and
+    /// those that start later while muted.
+    case muteCaptureStreams(muted: Bool)
     /// Answer the command being handled with a refusal: nothing was changed.
     case refuse(CommandRefusal)
     /// Tell subscribers.

@@ -65,6 +65,9 @@ public protocol AudioServer: Sendable {
     func setCardProfile(_ card: String, profile: String) async throws
     /// Mutes or unmutes the source `source` (the microphone's mute).
     func setSourceMute(_ source: String, muted: Bool) async throws
+    /// Mutes or unmutes the recording stream `sourceOutput` (the microphone's mute in
+    /// application scope: the call's own capture streams).
+    func setSourceOutputMute(_ sourceOutput: UInt32, muted: Bool) async throws
 }
 
 extension AudioServer {

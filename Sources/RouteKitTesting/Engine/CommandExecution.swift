@@ -20,6 +20,7 @@ extension SimulationState {
         case .setSinkMute(let sink, let muted): setDeviceMute(.output, sink, muted)
         case .setSourceMute(let source, let muted): setDeviceMute(.input, source, muted)
         case .setSinkInputMute(let stream, let muted): setStreamMute(.output, stream, muted)
+        case .setSourceOutputMute(let stream, let muted): setStreamMute(.input, stream, muted)
         case .setSinkVolume(let sink, let volume): setDeviceVolume(.output, sink, volume)
         case .setSourceVolume(let source, let volume): setDeviceVolume(.input, source, volume)
         case .setSinkInputVolume(let stream, let volume): setStreamVolume(.output, stream, volume)

@@ -28,6 +28,8 @@ public enum SimulatedCommand: Hashable, Sendable, CustomStringConvertible {
     case setSourceMute(String, muted: Bool)
     /// `setSinkInputMute`.
     case setSinkInputMute(UInt32, muted: Bool)
+    /// `setSourceOutputMute`.
+    case setSourceOutputMute(UInt32, muted: Bool)
     /// `setSinkVolume`.
     case setSinkVolume(String, ChannelVolumes)
     /// `setSourceVolume`.
@@ -61,6 +63,8 @@ public enum SimulatedCommand: Hashable, Sendable, CustomStringConvertible {
         case setSourceMute
         /// ``SimulatedCommand/setSinkInputMute(_:muted:)``.
         case setSinkInputMute
+        /// ``SimulatedCommand/setSourceOutputMute(_:muted:)``.
+        case setSourceOutputMute
         /// ``SimulatedCommand/setSinkVolume(_:_:)``.
         case setSinkVolume
         /// ``SimulatedCommand/setSourceVolume(_:_:)``.
@@ -84,6 +88,7 @@ public enum SimulatedCommand: Hashable, Sendable, CustomStringConvertible {
         case .setSinkMute: .setSinkMute
         case .setSourceMute: .setSourceMute
         case .setSinkInputMute: .setSinkInputMute
+        case .setSourceOutputMute: .setSourceOutputMute
         case .setSinkVolume: .setSinkVolume
         case .setSourceVolume: .setSourceVolume
         case .setSinkInputVolume: .setSinkInputVolume
@@ -106,6 +111,7 @@ public enum SimulatedCommand: Hashable, Sendable, CustomStringConvertible {
         case .setSinkMute(let sink, let muted): "\(muted ? "mute" : "unmute") sink \"\(sink)\""
         case .setSourceMute(let source, let muted): "\(muted ? "mute" : "unmute") source \"\(source)\""
         case .setSinkInputMute(let stream, let muted): "\(muted ? "mute" : "unmute") sink input #\(stream)"
+        case .setSourceOutputMute(let stream, let muted): "\(muted ? "mute" : "unmute") source output #\(stream)"
         case .setSinkVolume(let sink, let volume): "set volume of sink \"\(sink)\" to \(volume)"
         case .setSourceVolume(let source, let volume): "set volume of source \"\(source)\" to \(volume)"
         case .setSinkInputVolume(let stream, let volume): "set volume of sink input #\(stream) to \(volume)"

@@ -65,6 +65,11 @@ extension SimulatedServer {
         try run(.setSinkInputMute(sinkInput, muted: muted))
     }
 
+    /// Mutes or unmutes recording stream `sourceOutput`.
+    public func setSourceOutputMute(_ sourceOutput: UInt32, muted: Bool) async throws {
+        try run(.setSourceOutputMute(sourceOutput, muted: muted))
+    }
+
     /// Sets the volume of `sink`: one value for every channel, or one value a channel.
     public func setSinkVolume(_ sink: String, _ volume: ChannelVolumes) async throws {
         try run(.setSinkVolume(sink, volume))

@@ -36,4 +36,7 @@ extension ForwardingServer {
     func setSourcePort(_ source: String, port: String) async throws { try await base.setSourcePort(source, port: port) }
     func setCardProfile(_ card: String, profile: String) async throws { try await base.setCardProfile(card, profile: profile) }
     func setSourceMute(_ source: String, muted: Bool) async throws { try await base.setSourceMute(source, muted: muted) }
+    func setSourceOutputMute(_ sourceOutput: UInt32, muted: Bool) async throws {
+        try await base.setSourceOutputMute(sourceOutput, muted: muted)
+    }
 }
