@@ -40,6 +40,24 @@ struct ConfigurationFileTests {
         #expect(configuration.scope == .system)
         #expect(configuration.automatic == AutomaticChoice())
         #expect(configuration.media == MediaSettings())
+        #expect(configuration.calls == CallSettings(), "the shipped [calls] says what the defaults are")
+    }
+
+    @Test func theCallsTableIsReadAndItsMistakesNamed() throws {
+        let configuration = try parse("""
+            [calls]
+            preferences = ["wiredHeadset", "speakerphone"]
+            detect = false
+            detect-roles = ["phone"]
+            detect-applications = ["linphone"]
+            """)
+        #expect(configuration.calls.preferences == PreferenceList([.kind(.wiredHeadset), .kind(.speakerphone)]))
+        #expect(!configuration.calls.detects)
+        #expect(configuration.calls.detection.roles == ["phone"])
+        #expect(configuration.calls.detection.applicationNames == ["linphone"])
+        #expect(throws: ConfigurationError.self) { try parse("[calls]\ndetect = \"yes\"\n") }
+        #expect(throws: ConfigurationError.self) { try parse("[calls]\npreferences = [\"bluetoth\"]\n") }
+        #expect(throws: ConfigurationError.self) { try parse("[calls]\nringtone = true\n") }
     }
 
     @Test func theMediaTableIsReadAndItsMistakesNamed() throws {

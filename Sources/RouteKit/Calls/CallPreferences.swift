@@ -2,8 +2,7 @@ extension PreferenceList {
     /// How calls are routed unless told otherwise: a Bluetooth headset, a wired headset, the
     /// earpiece, then the speakerphone (AudioSwitch's and Android's order). Media keeps its own
     /// list.
-    public static let calls = PreferenceList(preferred: .kind(.bluetooth), others: [.kind(.wiredHeadset), .kind(.earpiece)],
-                                             fallback: .kind(.speakerphone))
+    public static let calls = PreferenceList([.kind(.bluetooth), .kind(.wiredHeadset), .kind(.earpiece), .kind(.speakerphone)])
 }
 
 /// The call-time speaker toggle (callaudiod's `EnableSpeaker`).

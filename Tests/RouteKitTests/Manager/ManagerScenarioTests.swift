@@ -45,8 +45,11 @@ struct ManagerScenarioTests {
             let call = try await rig.play(on: scenario.distractor, role: "phone")
             defer { call.stop() }
 
-            // 1. The call starts with no Bluetooth headset: audio on the fallback.
+            // 1. The call starts with no Bluetooth headset: audio on the fallback. ACB's preferred
+            // and fallback are its call's: the call list is the same list here (calls have a
+            // list of their own, by default the earpiece before the speaker).
             try await rig.start(expecting: scenario.device, streams: [call])
+            await rig.manager.setCallPreferences(PreferenceList([.kind(.bluetooth), .kind(scenario.fallback)]))
             var mark = await rig.recorder.count
             await rig.manager.activateCallAudio()
             #expect(rig.manager.isCallAudioActive)
