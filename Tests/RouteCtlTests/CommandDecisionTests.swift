@@ -149,6 +149,19 @@ struct MonitorOutputTests {
         #expect(model.recent.count == MonitorModel.recentLimit)
     }
 
+    @Test func theMonitorShowsTheCallsAndTheMicrophonesMute() throws {
+        var model = MonitorModel()
+        let plain = TerminalStyle(redrawsInPlace: true, usesColour: false)
+        model.apply(.callsChanged([CallSession(id: "bus-1", state: .held, origin: .busClient(":1.7"))]), at: "t")
+        model.apply(.microphoneMuteChanged(isMuted: true), at: "t")
+        let lines = MonitorFrame.lines(model, server: "s", mode: "m", style: plain, width: 120)
+        #expect(lines.contains("Calls       bus-1 held (bus client :1.7)"), "\(lines)")
+        #expect(lines.contains("Microphone  muted"), "\(lines)")
+        #expect(model.recent.last == "t  microphone: muted")
+        let json = try MonitorJSONEvent.line(.callsChanged([CallSession(id: "c", state: .active, origin: .implicit)]))
+        #expect(json.contains(#""calls":[{"id":"c","origin":"implicit","state":"active"}]"#), "\(json)")
+    }
+
     @Test func aJSONLineIsOneObjectNamingItsEvent() throws {
         let time = Date(timeIntervalSince1970: 1_700_000_000.25)
         let line = try MonitorJSONEvent.line(.routeChanged(from: Devices.speaker, to: Devices.headset, reason: .deviceAppeared), at: time)
