@@ -17,8 +17,9 @@ struct VolumeKeysCommand: AsyncParsableCommand {
         discussion: """
             While it runs, a volume change on the default output is a key press: it is printed \
             (up, down or mute, one line each) and undone, and the output is kept one step inside \
-            0 … 100 % so that presses at the ends are still seen. Ctrl-C or SIGTERM stops it and \
-            puts the volume back as it was. When the daemon runs, the daemon captures for it \
+            0 … 100 % so that presses at the ends are still seen. Ctrl-C, SIGTERM or SIGHUP (its \
+            terminal closed) stops it and puts the volume back as it was; under nohup, which \
+            ignores SIGHUP, capture outlives the terminal. When the daemon runs, the daemon captures for it \
             (StartVolumeCapture, VolumeButtonPressed); otherwise routectl captures on the \
             server itself.
 
@@ -42,7 +43,7 @@ struct VolumeKeysCommand: AsyncParsableCommand {
 
     func run() async throws {
         signal(SIGPIPE, SIG_IGN)
-        let stops = await UnixSignalsSequence(trapping: .sigint, .sigterm)
+        let stops = await UnixSignalsSequence(trapping: Self.stoppingSignals(hangupIgnored: Self.isIgnored(SIGHUP)))
         let (presses, press) = AsyncStream.makeStream(of: String.self)
         try await reportingFailures {
             try await withThrowingTaskGroup(of: Void.self) { group in
@@ -51,6 +52,21 @@ struct VolumeKeysCommand: AsyncParsableCommand {
                 try await group.waitForAll()
             }
         }
+    }
+
+    /// The signals that end capture, putting the volume back: Ctrl-C, SIGTERM, and SIGHUP (the
+    /// kernel's when the terminal closes, or a shell's passing its own on to its jobs), unless
+    /// SIGHUP was ignored when routectl started (`nohup`): then capture outlives the terminal.
+    static func stoppingSignals(hangupIgnored: Bool) -> [UnixSignal] {
+        hangupIgnored ? [.sigint, .sigterm] : [.sigint, .sigterm, .sighup]
+    }
+
+    /// Whether `signal` is ignored (`SIG_IGN`) now, as `nohup` leaves SIGHUP: read before
+    /// anything traps it.
+    static func isIgnored(_ signal: Int32) -> Bool {
+        var current = sigaction()
+        guard sigaction(signal, nil, &current) == 0 else { return false }
+        return unsafeBitCast(current.__sigaction_handler.sa_handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self)
     }
 
     /// Captures through the daemon when it runs, else on the server, until a signal comes;
