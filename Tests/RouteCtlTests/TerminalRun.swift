@@ -16,21 +16,60 @@ final class TerminalRun: Sendable {
     /// The program's pid.
     let programID: pid_t
 
-    /// The relay: forks the program on a pseudo-terminal, closes the master on SIGTERM.
+    /// How the program runs in its terminal.
+    enum Job: String {
+        /// As a shell's foreground job: the terminal's session leader (SIGHUP when it closes).
+        case foreground
+        /// As `nohup` starts it: SIGHUP ignored.
+        case ignoringHangup
+        /// As `program &` from a shell that exits without passing SIGHUP on (bash's default
+        /// on `exit`): a process group of its own in the terminal's session, under a parent
+        /// that ignores SIGHUP once it has started it; the kernel signals none of them when
+        /// the terminal closes, the terminal just hangs up.
+        case background
+    }
+
+    /// The relay: forks the program on a pseudo-terminal (through an intermediate parent for a
+    /// background job, which prints the program's pid on the terminal and exits with its
+    /// status), closes the master on SIGTERM. Each process it forks is killed when its parent
+    /// dies, so that a test that fails (the relay killed by pid) leaves nothing running.
     private static let relayScript = """
-        import os, pty, signal, sys
+        import ctypes, os, pty, signal, sys
+        job = os.environ.pop("TERMINAL_RUN_JOB")
         error = os.dup(2)
-        pid, master = pty.fork()
-        if pid == 0:
-            if os.environ.pop("TERMINAL_RUN_NOHUP", None):
+
+        def die_with_parent():
+            ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG: the test's end kills all
+
+        def status_of(pid):
+            status = os.waitpid(pid, 0)[1]
+            return os.WEXITSTATUS(status) if os.WIFEXITED(status) else 128 + os.WTERMSIG(status)
+
+        def run_program():
+            die_with_parent()
+            if job == "ignoringHangup":
                 signal.signal(signal.SIGHUP, signal.SIG_IGN)
             os.dup2(error, 2)
             os.execv(sys.argv[1], sys.argv[1:])
+
+        pid, master = pty.fork()
+        if pid == 0:
+            if job != "background":
+                run_program()
+            die_with_parent()
+            program = os.fork()
+            if program == 0:
+                os.setpgid(0, 0)
+                run_program()
+            signal.signal(signal.SIGHUP, signal.SIG_IGN)
+            os.write(1, b"pid %d\\n" % program)
+            os._exit(status_of(program))
         os.close(error)
         def close_terminal(number, frame):
             os.close(master)
         signal.signal(signal.SIGTERM, close_terminal)
-        os.write(1, b"pid %d\\n" % pid)
+        if job != "background":
+            os.write(1, b"pid %d\\n" % pid)
         while True:
             try:
                 data = os.read(master, 4096)
@@ -39,19 +78,19 @@ final class TerminalRun: Sendable {
             if not data:
                 break
             os.write(1, data)
-        status = os.waitpid(pid, 0)[1]
-        sys.exit(os.WEXITSTATUS(status) if os.WIFEXITED(status) else 128 + os.WTERMSIG(status))
+        sys.exit(status_of(pid))
         """
 
-    /// Starts `program ARGUMENTS` with exactly `environment` in a terminal of its own; with
-    /// `ignoringHangup`, SIGHUP ignored, as `nohup` starts it.
-    init(_ program: String, _ arguments: [String], environment: [String: String], ignoringHangup: Bool = false) async throws {
+    /// Starts `program ARGUMENTS` with exactly `environment` in a terminal of its own, as `job`.
+    init(_ program: String, _ arguments: [String], environment: [String: String], job: Job = .foreground) async throws {
         var environment = environment
-        if ignoringHangup { environment["TERMINAL_RUN_NOHUP"] = "1" }
+        environment["TERMINAL_RUN_JOB"] = job.rawValue
         relay = try await RunningProcess(URL(fileURLWithPath: "/usr/bin/python3"), ["-c", Self.relayScript, program] + arguments,
                                          environment: environment)
         let line = try await relay.standardOutput.next("the program's pid") { $0.hasPrefix("pid ") }
-        guard let pid = pid_t(line.dropFirst(4)) else { throw TimedOut(what: "a pid in '\(line)'") }
+        guard let pid = pid_t(line.dropFirst(4).trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            throw TimedOut(what: "a pid in '\(line)'")
+        }
         programID = pid
     }
 

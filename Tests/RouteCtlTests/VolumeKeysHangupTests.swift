@@ -106,7 +106,7 @@ struct VolumeKeysHangupTests {
             _ = try await session.server.pactl("set-sink-volume", "bt_headset", "60%")
             let before = try await Self.volume(on: session.server)
             let terminal = try await TerminalRun(session.routectl.url.path, ["volume-keys", "--server", session.server.socketPath],
-                                                 environment: session.environment, ignoringHangup: true)
+                                                 environment: session.environment, job: .ignoringHangup)
             let keys = terminal.relay
             _ = try await keys.standardError.next("capture") { $0 == "volume-keys: capturing bt_headset (Ctrl-C to stop)" }
             terminal.hangUp()
@@ -120,6 +120,30 @@ struct VolumeKeysHangupTests {
             #expect(try await keys.exitStatus() == 0, "\(keys.standardError.lines)")
             #expect(try await keys.standardError.all().contains("volume-keys: released bt_headset, its volume as it was"))
             #expect(try await Self.volume(on: session.server) == before)
+        }
+    }
+
+    @Test("a background job whose terminal closes (no SIGHUP reaches it): the volume is put back",
+          arguments: SoundServerKind.allCases)
+    func backgroundJob(kind: SoundServerKind) async throws {
+        try await RouteCtlSession.with(kind) { session in
+            _ = try await session.server.pactl("set-sink-volume", "bt_headset", "100%")
+            let before = try await Self.volume(on: session.server)
+            let terminal = try await TerminalRun(session.routectl.url.path, ["volume-keys", "--server", session.server.socketPath],
+                                                 environment: session.environment, job: .background)
+            let keys = terminal.relay
+            _ = try await keys.standardError.next("capture") { $0 == "volume-keys: capturing bt_headset (Ctrl-C to stop)" }
+            _ = try await session.server.pactl("set-sink-volume", "bt_headset", "-5%")
+            #expect(try await terminal.nextShown("the down press, on the terminal") == "down")
+
+            terminal.close()
+            #expect(try await keys.exitStatus() == 0, "\(keys.standardError.lines)")
+            #expect(try await keys.standardError.all().contains("volume-keys: released bt_headset, its volume as it was"))
+            #expect(try await Self.volume(on: session.server) == before)
+            _ = try await session.server.pactl("set-sink-volume", "bt_headset", "40%")
+            try await ServerObservation.waitUntil("the volume at 40 %", on: session.server) { _ in
+                try await Self.volume(on: session.server).contains("40%")
+            }
         }
     }
 }
