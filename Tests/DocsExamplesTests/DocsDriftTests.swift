@@ -11,7 +11,7 @@ struct DocsDriftTests {
     static let packageFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
 
-    @Test("every ```swift block of README.md and Docs/*.md is in Tests/DocsExamplesTests/Examples, as it is in the doc")
+    @Test("every ```swift block of README.md and Docs/*.md is in Tests/DocsExamplesTests/Examples/Generated, as it is in the doc")
     func committedExamplesMatchTheDocs() async throws {
         let script = Self.packageFolder.appendingPathComponent("scripts/extract-doc-examples").path
         let run = try await ChildProcess.run(["/usr/bin/env", "python3", script, "--check"],
