@@ -12,8 +12,10 @@ func readmeExample1() async throws {
     await manager.setAudioDevice(.kind(.bluetooth))         // preferred
     await manager.setDefaultAudio(.kind(.speakerphone))     // fallback
     try await manager.start()                               // or run it in a ServiceGroup: it is a Service
-    await manager.activateCallAudio()                       // headset in HSP/HFP, its microphone in use
+    let call = try await manager.startCall()                // the call list: headset, earpiece, speaker
+    try await manager.setMicrophoneMuted(true)              // the call's mute, kept across switches
     print(manager.selectedAudioDevice as Any)               // the route, read at once
+    await call.end()                                        // the last call: the media route comes back
     for await event in manager.events() {                  // the state first, then every change
         print(event)   // route changed (deviceAppeared): builtin_speaker -> bluez_card.…/headset-output
     }
