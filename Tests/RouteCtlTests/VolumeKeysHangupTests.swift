@@ -5,7 +5,8 @@ import TestSupport
 import Testing
 
 /// `routectl volume-keys` run in a terminal that goes away: its window closed (the kernel hangs
-/// the terminal up) or SIGHUP sent to it (as a shell does to its jobs). Capture must end as
+/// the terminal up, and signals its foreground job), SIGHUP sent to it (as a shell does to its
+/// jobs), or the window of a background job closed (the terminal hangs up, no signal comes). Capture must end as
 /// with Ctrl-C: the volume put back, the daemon told, and a volume change made afterwards kept.
 @Suite("routectl volume-keys on a hangup")
 struct VolumeKeysHangupTests {
@@ -15,16 +16,34 @@ struct VolumeKeysHangupTests {
         case terminalClosed
         /// SIGHUP is sent to routectl.
         case signal
+        /// The window of a background job is closed, its shell passing no SIGHUP on: the
+        /// terminal hangs up, and no signal comes.
+        case backgroundJobsTerminalClosed
 
         var description: String { rawValue }
 
+        /// How routectl runs in its terminal.
+        var job: TerminalRun.Job { self == .backgroundJobsTerminalClosed ? .background : .foreground }
+
         func perform(on terminal: TerminalRun) {
             switch self {
-            case .terminalClosed: terminal.close()
+            case .terminalClosed, .backgroundJobsTerminalClosed: terminal.close()
             case .signal: terminal.hangUp()
             }
         }
     }
+
+    /// `routectl volume-keys --server SERVER` started in a terminal as `job`, once it has
+    /// written `capturing` on standard error.
+    static func startCapture(_ routectl: String, on server: SandboxServer, environment: [String: String],
+                             job: TerminalRun.Job, capturing: String) async throws -> TerminalRun {
+        let terminal = try await TerminalRun(routectl, ["volume-keys", "--server", server.socketPath], environment: environment, job: job)
+        _ = try await terminal.relay.standardError.next("capture") { $0 == capturing }
+        return terminal
+    }
+
+    /// What capture on the server itself says when it starts.
+    static let capturingDirectly = "volume-keys: capturing bt_headset (Ctrl-C to stop)"
 
     static func volume(on server: SandboxServer) async throws -> String {
         try await VolumeKeysTests.volume(on: server)
@@ -36,10 +55,9 @@ struct VolumeKeysHangupTests {
         try await RouteCtlSession.with(kind) { session in
             _ = try await session.server.pactl("set-sink-volume", "bt_headset", "100%")
             let before = try await Self.volume(on: session.server)
-            let terminal = try await TerminalRun(session.routectl.url.path, ["volume-keys", "--server", session.server.socketPath],
-                                                 environment: session.environment)
+            let terminal = try await Self.startCapture(session.routectl.url.path, on: session.server, environment: session.environment,
+                                                       job: hangup.job, capturing: Self.capturingDirectly)
             let keys = terminal.relay
-            _ = try await keys.standardError.next("capture") { $0 == "volume-keys: capturing bt_headset (Ctrl-C to stop)" }
             // Held one step inside 100 %: a user sees 95 % until capture is released.
             try await ServerObservation.waitUntil("the volume held at 95 %", on: session.server) { _ in
                 try await Self.volume(on: session.server) != before
@@ -70,10 +88,9 @@ struct VolumeKeysHangupTests {
     func throughTheDaemon(kind: SoundServerKind, hangup: Hangup) async throws {
         try await DBusAPITests.withDaemon(kind) { server, clients, _ in
             let routectl = try Executable.built("routectl").url.path
-            let terminal = try await TerminalRun(routectl, ["volume-keys", "--server", server.socketPath],
-                                                 environment: clients.environment)
+            let terminal = try await Self.startCapture(routectl, on: server, environment: clients.environment, job: hangup.job,
+                                                       capturing: "volume-keys: the daemon captures (Ctrl-C to stop)")
             let keys = terminal.relay
-            _ = try await keys.standardError.next("capture") { $0 == "volume-keys: the daemon captures (Ctrl-C to stop)" }
             #expect(try await clients.property("VolumeCapture") == "b true")
             _ = try await server.pactl("set-sink-volume", "bt_headset", "+5%")
             #expect(try await terminal.nextShown("the up press, on the terminal") == "up")
@@ -105,10 +122,9 @@ struct VolumeKeysHangupTests {
         try await RouteCtlSession.with(kind) { session in
             _ = try await session.server.pactl("set-sink-volume", "bt_headset", "60%")
             let before = try await Self.volume(on: session.server)
-            let terminal = try await TerminalRun(session.routectl.url.path, ["volume-keys", "--server", session.server.socketPath],
-                                                 environment: session.environment, job: .ignoringHangup)
+            let terminal = try await Self.startCapture(session.routectl.url.path, on: session.server, environment: session.environment,
+                                                       job: .ignoringHangup, capturing: Self.capturingDirectly)
             let keys = terminal.relay
-            _ = try await keys.standardError.next("capture") { $0 == "volume-keys: capturing bt_headset (Ctrl-C to stop)" }
             terminal.hangUp()
             // Still capturing: the press is seen and undone.
             _ = try await session.server.pactl("set-sink-volume", "bt_headset", "+5%")
@@ -120,30 +136,6 @@ struct VolumeKeysHangupTests {
             #expect(try await keys.exitStatus() == 0, "\(keys.standardError.lines)")
             #expect(try await keys.standardError.all().contains("volume-keys: released bt_headset, its volume as it was"))
             #expect(try await Self.volume(on: session.server) == before)
-        }
-    }
-
-    @Test("a background job whose terminal closes (no SIGHUP reaches it): the volume is put back",
-          arguments: SoundServerKind.allCases)
-    func backgroundJob(kind: SoundServerKind) async throws {
-        try await RouteCtlSession.with(kind) { session in
-            _ = try await session.server.pactl("set-sink-volume", "bt_headset", "100%")
-            let before = try await Self.volume(on: session.server)
-            let terminal = try await TerminalRun(session.routectl.url.path, ["volume-keys", "--server", session.server.socketPath],
-                                                 environment: session.environment, job: .background)
-            let keys = terminal.relay
-            _ = try await keys.standardError.next("capture") { $0 == "volume-keys: capturing bt_headset (Ctrl-C to stop)" }
-            _ = try await session.server.pactl("set-sink-volume", "bt_headset", "-5%")
-            #expect(try await terminal.nextShown("the down press, on the terminal") == "down")
-
-            terminal.close()
-            #expect(try await keys.exitStatus() == 0, "\(keys.standardError.lines)")
-            #expect(try await keys.standardError.all().contains("volume-keys: released bt_headset, its volume as it was"))
-            #expect(try await Self.volume(on: session.server) == before)
-            _ = try await session.server.pactl("set-sink-volume", "bt_headset", "40%")
-            try await ServerObservation.waitUntil("the volume at 40 %", on: session.server) { _ in
-                try await Self.volume(on: session.server).contains("40%")
-            }
         }
     }
 }
