@@ -73,6 +73,24 @@ struct OneRouterTests {
         }
     }
 
+    @Test("speaker off with a Bluetooth and a wired headset: the Bluetooth one, the call list's first, both ways",
+          arguments: SoundServerKind.allCases)
+    func speakerOffPrefersBluetooth(kind: SoundServerKind) async throws {
+        try await RouteCtlSession.with(kind) { session in
+            try await PrivateSessionBus.withBus { bus in
+                let without = try await Self.toggle(session, bus)
+                #expect(without.off == "speaker: off; audio goes to bt_headset (BT Headset)\n")
+
+                let daemon = try await Self.startDaemon(session, bus)
+                let with = try await Self.toggle(session, bus)
+                daemon.send(SIGTERM)
+                #expect(try await daemon.exitStatus() == 0, "\(daemon.standardError.lines)")
+                #expect(with.off == without.off)
+                #expect(with.sink == without.sink)
+            }
+        }
+    }
+
     @Test("mic mute with nothing recorded from: the same refusal, 67, with and without the daemon",
           arguments: SoundServerKind.allCases)
     func microphoneRefused(kind: SoundServerKind) async throws {
