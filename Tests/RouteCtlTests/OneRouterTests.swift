@@ -11,21 +11,14 @@ struct OneRouterTests {
     /// A sandboxed server with a speaker, a wired (USB) headset and an earpiece, audio on the
     /// speaker, a session for routectl and a private session bus (no daemon on it yet).
     static func with(_ kind: SoundServerKind, _ body: (RouteCtlSession, PrivateSessionBus) async throws -> Void) async throws {
-        let routectl = try Executable.built("routectl")
-        try await SandboxServer.withServer(kind) { server in
-            try await withTemporaryDirectory("routectl-session") { home in
-                try FileManager.default.createDirectory(at: home.appendingPathComponent("runtime"), withIntermediateDirectories: true,
-                                                        attributes: [.posixPermissions: 0o700])
-                _ = try await server.plugDevice("speaker", properties: DeviceProperties.speaker, microphone: false)
-                _ = try await server.loadNullSink(name: "usb_headset", properties: DeviceProperties.wiredHeadset)
-                _ = try await server.loadNullSink(name: "earpiece",
-                                                  properties: ["device.form_factor": "handset", "device.description": "Earpiece"])
-                _ = try await server.pactl("set-default-sink", "speaker")
-                try await ServerObservation.waitForDefaultSink("speaker", on: server)
-                try await PrivateSessionBus.withBus { bus in
-                    try await body(RouteCtlSession(routectl: routectl, server: server, home: home), bus)
-                }
-            }
+        try await RouteCtlSession.with(kind, setUp: { server in
+            _ = try await server.plugDevice("speaker", properties: DeviceProperties.speaker, microphone: false)
+            _ = try await server.loadNullSink(name: "usb_headset", properties: DeviceProperties.wiredHeadset)
+            _ = try await server.loadNullSink(name: "earpiece", properties: ["device.form_factor": "handset", "device.description": "Earpiece"])
+            _ = try await server.pactl("set-default-sink", "speaker")
+            try await ServerObservation.waitForDefaultSink("speaker", on: server)
+        }) { session in
+            try await PrivateSessionBus.withBus { bus in try await body(session, bus) }
         }
     }
 
@@ -34,14 +27,19 @@ struct OneRouterTests {
         try await session.run(arguments, extra: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
     }
 
-    /// `routectl daemon` with its defaults (no preferences), serving the API on `bus`.
-    static func startDaemon(_ session: RouteCtlSession, _ bus: PrivateSessionBus) async throws -> RunningProcess {
+    /// Runs `body` while `routectl daemon` with its defaults (no preferences) serves the API on
+    /// `bus`, then stops it with SIGTERM and expects a clean exit.
+    static func withDaemon<Result>(_ session: RouteCtlSession, _ bus: PrivateSessionBus,
+                                   _ body: () async throws -> Result) async throws -> Result {
         var environment = session.environment
         environment["DBUS_SESSION_BUS_ADDRESS"] = bus.address
         let daemon = try await RunningProcess(session.routectl.url, ["daemon", "--server", session.server.socketPath],
                                               environment: environment)
         _ = try await daemon.standardError.next("the daemon to serve the API") { $0.hasPrefix("dbus: serving") }
-        return daemon
+        let result = try await body()
+        daemon.send(SIGTERM)
+        #expect(try await daemon.exitStatus() == 0, "\(daemon.standardError.lines)")
+        return result
     }
 
     /// What `speaker on` then `speaker off` print and leave as the default sink.
@@ -62,10 +60,7 @@ struct OneRouterTests {
             #expect(without.sink == "usb_headset")
 
             _ = try await Self.run(session, bus, ["use", "speakerphone"])
-            let daemon = try await Self.startDaemon(session, bus)
-            let with = try await Self.toggle(session, bus)
-            daemon.send(SIGTERM)
-            #expect(try await daemon.exitStatus() == 0, "\(daemon.standardError.lines)")
+            let with = try await Self.withDaemon(session, bus) { try await Self.toggle(session, bus) }
 
             #expect(with.on == without.on)
             #expect(with.off == without.off)
@@ -81,10 +76,7 @@ struct OneRouterTests {
                 let without = try await Self.toggle(session, bus)
                 #expect(without.off == "speaker: off; audio goes to bt_headset (BT Headset)\n")
 
-                let daemon = try await Self.startDaemon(session, bus)
-                let with = try await Self.toggle(session, bus)
-                daemon.send(SIGTERM)
-                #expect(try await daemon.exitStatus() == 0, "\(daemon.standardError.lines)")
+                let with = try await Self.withDaemon(session, bus) { try await Self.toggle(session, bus) }
                 #expect(with.off == without.off)
                 #expect(with.sink == without.sink)
             }
@@ -99,10 +91,7 @@ struct OneRouterTests {
             #expect(without.status == 67)
             #expect(without.standardError.contains("no microphone is in use"), "\(without.standardError)")
 
-            let daemon = try await Self.startDaemon(session, bus)
-            let with = try await Self.run(session, bus, ["mic", "mute"])
-            daemon.send(SIGTERM)
-            #expect(try await daemon.exitStatus() == 0, "\(daemon.standardError.lines)")
+            let with = try await Self.withDaemon(session, bus) { try await Self.run(session, bus, ["mic", "mute"]) }
             #expect(with.status == without.status)
             #expect(with.standardError == without.standardError)
         }

@@ -12,12 +12,19 @@ struct ManagerOneShotTests {
     static let headset = ConventionDevice.wiredHeadset("usb_headset")
     static let earpiece = ConventionDevice.earpiece()
 
+    /// A speaker, a wired headset and an earpiece, audio on the speaker; the manager not started.
+    static func onTheSpeaker(_ kind: SoundServerKind, _ body: @escaping @Sendable (LiveManagerRig) async throws -> Void) async throws {
+        try await LiveManagerRig.run(kind, preferences: []) { rig in
+            for device in [speaker, headset, earpiece] { try await rig.plug(device) }
+            try await rig.observer.setDefaultSink(speaker.name)
+            try await rig.settle("the speaker the default") { try await rig.defaultSink() == speaker.name }
+            try await body(rig)
+        }
+    }
+
     @Test("speaker off goes to the call list's wired headset, and the change stays after the run", arguments: SoundServerKind.allCases)
     func speakerOffStays(kind: SoundServerKind) async throws {
-        try await LiveManagerRig.run(kind, preferences: []) { rig in
-            for device in [Self.speaker, Self.headset, Self.earpiece] { try await rig.plug(device) }
-            try await rig.observer.setDefaultSink(Self.speaker.name)
-            try await rig.settle("the speaker the default") { try await rig.defaultSink() == Self.speaker.name }
+        try await Self.onTheSpeaker(kind) { rig in
 
             let off = try await AudioDeviceManager.perform(.setSpeaker(.off), on: rig.managerClient, logger: LiveManagerRig.quietLogger)
             #expect(off.outcome.route?.id == Self.headset.id)
@@ -33,10 +40,7 @@ struct ManagerOneShotTests {
 
     @Test("a call started in one run is ended by the next, with what the first handed on", arguments: SoundServerKind.allCases)
     func callAcrossRuns(kind: SoundServerKind) async throws {
-        try await LiveManagerRig.run(kind, preferences: []) { rig in
-            for device in [Self.speaker, Self.headset, Self.earpiece] { try await rig.plug(device) }
-            try await rig.observer.setDefaultSink(Self.speaker.name)
-            try await rig.settle("the speaker the default") { try await rig.defaultSink() == Self.speaker.name }
+        try await Self.onTheSpeaker(kind) { rig in
 
             let start = try await AudioDeviceManager.perform(.callAudio(true), on: rig.managerClient, logger: LiveManagerRig.quietLogger)
             #expect(start.changedState)
