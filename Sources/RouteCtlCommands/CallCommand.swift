@@ -10,7 +10,8 @@ struct CallCommand: AsyncParsableCommand {
             else the earpiece, else the speaker. A Bluetooth headset moves to its headset \
             profile (HSP/HFP) so that its microphone works, and the device's microphone \
             becomes the default input. 'end' puts back the profiles and the default input the \
-            call changed, unless someone changed them since, and unmutes the microphone.
+            call changed, unless someone changed them since, unmutes the microphone, and \
+            (when no media preference decides) brings media back where the call found it.
 
               routectl call start
               routectl call end

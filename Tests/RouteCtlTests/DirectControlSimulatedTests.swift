@@ -52,19 +52,35 @@ struct DirectControlSimulatedTests {
             #expect(try await process().setCallAudio(false))
             #expect(try await server.card(named: Self.card)?.activeProfileName == "a2dp_sink", "the engine put the profile back")
             #expect(try await server.serverInfo().defaultSourceName == Self.laptopSource, "and the input")
+            #expect(try await server.serverInfo().defaultSinkName == Self.a2dpSink, "and media where the call found it")
             #expect(try await process().status().isCallAudioOn == false)
             #expect(try await process().setCallAudio(false) == false, "already off")
         }
     }
 
+    @Test func callEndInAnotherProcessBringsMediaBackWhereTheCallFoundIt() async throws {
+        try await withRig { server, process in
+            try await server.setDefaultSink(Self.laptopSink)
+            _ = try await process().setCallAudio(true)
+            #expect(try await server.serverInfo().defaultSinkName == Self.hspSink, "the call list: the headset")
+            _ = try await process().setCallAudio(false)
+            #expect(try await server.card(named: Self.card)?.activeProfileName == "a2dp_sink")
+            #expect(try await server.serverInfo().defaultSinkName == Self.laptopSink, "media is back on the laptop")
+        }
+    }
+
     @Test func callEndLeavesAProfileSomeoneChangedSince() async throws {
         try await withRig { server, process in
+            // Media on the laptop before the call, the call on the speaker at the end: the
+            // headset is not the route then, so nothing takes it back.
+            try await server.setDefaultSink(Self.laptopSink)
             _ = try await process().setCallAudio(true)
-            // The call on the speaker: the headset is not the route, so nothing takes it back.
+            #expect(try await server.card(named: Self.card)?.activeProfileName == "headset_head_unit")
             _ = try await process().setSpeaker(true)
             try await server.setCardProfile(Self.card, profile: "off")
             #expect(try await process().setCallAudio(false))
             #expect(try await server.card(named: Self.card)?.activeProfileName == "off")
+            #expect(try await server.serverInfo().defaultSinkName == Self.laptopSink, "media where the call found it")
         }
     }
 

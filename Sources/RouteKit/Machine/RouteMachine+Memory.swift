@@ -8,6 +8,7 @@ extension RouteMachine {
             memory.speaker = speaker
             memory.selection = selection
             memory.callDefaultSource = callDefaultSource
+            memory.mediaRouteBeforeCall = mediaRouteBeforeCall
         }
         memory.isMicrophoneMuted = isMicrophoneMuted
         memory.mutedSources = isMicrophoneMuted ? mutedSources : []
@@ -27,6 +28,7 @@ extension RouteMachine {
         mutedSources = memory.mutedSources
         callProfiles = memory.callProfiles.mapValues(\.original)
         callDefaultSource = memory.callDefaultSource
+        mediaRouteBeforeCall = memory.mediaRouteBeforeCall
         for (card, change) in memory.callProfiles {
             guard let selected = change.selected else { continue }
             ledger.noteProfile(card: card, original: change.original, selected: selected)

@@ -1,7 +1,7 @@
 /// What one one-shot run of the engine (``AudioDeviceManager/perform(_:on:remembering:profileTimeout:logger:)``)
 /// hands to the next, so that a command in another process goes on from where the last one
 /// left off: call audio, the call's speaker toggle and device chosen by hand, the microphone's
-/// mute, and what the call changed that its end puts back. It is the engine's state, not a
+/// mute, what the call changed that its end puts back, and the media route it found. It is the engine's state, not a
 /// second copy of its rules: the engine alone decides what to do with it.
 ///
 /// Outside call mode only the mute is kept: without a process to keep a choice, the route is
@@ -37,6 +37,9 @@ public struct RouteMemory: Hashable, Sendable, Codable {
     public var callProfiles: [String: ProfileSwitch] = [:]
     /// The default source when call audio started, put back when it ends.
     public var callDefaultSource: String?
+    /// Where media went when call audio started: it comes back when the call ends, unless a
+    /// media preference decides.
+    public var mediaRouteBeforeCall: AudioDevice.ID?
 
     /// Nothing remembered: the engine as it starts.
     public init() {}
