@@ -77,44 +77,6 @@ struct DeviceChoiceTests {
     }
 }
 
-/// The switch without the daemon, as planned requests.
-@Suite("Direct switch")
-struct DirectSwitchTests {
-    func view(defaultSink: String?, defaultSource: String? = nil) -> ServerView {
-        ServerView(info: ServerInfo(serverName: "pulseaudio", serverVersion: "16.1", userName: "u", hostName: "h",
-                                    defaultSinkName: defaultSink, defaultSourceName: defaultSource, cookie: 0),
-                   sinks: [], sources: [], cards: [])
-    }
-
-    @Test func defaultsAreSetOnlyWhereTheyDiffer() {
-        let headset = Devices.make("usb", .wiredHeadset, source: "usb_mic")
-        let plan = DirectSwitch.plan(to: headset, forCall: false, in: view(defaultSink: "speaker", defaultSource: "usb_mic"))
-        #expect(plan.steps == [.defaultSink("usb")])
-        #expect(plan.sink == "usb")
-        #expect(plan.awaitedProfile == nil)
-    }
-
-    @Test func aDeviceThatNeedsItsProfileGetsItFirst() {
-        var headset = Devices.make("bluez_card.a/headset-output", .bluetooth, card: "bluez_card.a")
-        headset.requiredProfile = "a2dp_sink"
-        let plan = DirectSwitch.plan(to: headset, forCall: false, in: view(defaultSink: "speaker"))
-        #expect(plan.steps == [.profile(card: "bluez_card.a", profile: "a2dp_sink")])
-        #expect(plan.awaitedProfile == "a2dp_sink")
-    }
-
-    @Test func aCallMovesABluetoothHeadsetToItsCallProfile() {
-        var headset = Devices.make("bluez_card.a/headset-output", .bluetooth, card: "bluez_card.a", sink: "bluez_sink.a.a2dp_sink")
-        headset.output?.profile = "a2dp_sink"
-        headset.input = .init(deviceName: nil, port: "headset-input", profile: "headset_head_unit", description: "mic")
-        headset.callProfile = "headset_head_unit"
-        #expect(DirectSwitch.plan(to: headset, forCall: true, in: view(defaultSink: "x")).steps
-                == [.profile(card: "bluez_card.a", profile: "headset_head_unit")])
-        #expect(DirectSwitch.plan(to: headset, forCall: false, in: view(defaultSink: "x")).steps
-                == [.defaultSink("bluez_sink.a.a2dp_sink")])
-        #expect(!DirectSwitch.isReady(headset, profile: "headset_head_unit", forCall: true))
-    }
-}
-
 /// The monitor's choices and shapes, without a terminal.
 @Suite("Monitor output")
 struct MonitorOutputTests {
