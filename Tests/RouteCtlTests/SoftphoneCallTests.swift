@@ -15,8 +15,14 @@ import Testing
 /// the media route back when the call ends.
 @Suite("A real softphone's call through routectl daemon")
 struct SoftphoneCallTests {
-    static let speaker = ["device.form_factor": "internal", "device.description": "Speaker"]
-    static let headset = ["device.bus": "bluetooth", "device.form_factor": "headset", "device.description": "BT Headset"]
+    /// Each device has a `media.name` of its own: WirePlumber's restore-stream keeps a virtual
+    /// microphone's mute (a pipe source: a stream to WirePlumber) by its `media.name`, `pipe`
+    /// for all of them unless set, and gives it to every virtual microphone that appears
+    /// after. With one name, a headset microphone plugged in while another is muted would
+    /// come up muted without RouteKit, and step 4 could not fail on PipeWire.
+    static let speaker = ["device.form_factor": "internal", "device.description": "Speaker", "media.name": "speaker"]
+    static let headset = ["device.bus": "bluetooth", "device.form_factor": "headset", "device.description": "BT Headset",
+                          "media.name": "bt_headset"]
     /// A switch's time, generously: from the headset's removal to the call playing on the speaker.
     static let switchBound: Duration = .seconds(2)
 
@@ -81,17 +87,15 @@ struct SoftphoneCallTests {
                     let unplugged = ContinuousClock.now
                     try await server.unplug(headset)
                     try await call.waitForStreams(on: speaker.name, speakerMic)
-                    let removed = try #require(watch.removal(ofSink: headsetSink), "the headset's removal seen")
+                    let removed = try await watch.removal(ofSink: headsetSink)
                     for pid in pids {
-                        let onSpeaker = try #require(watch.firstSighting(of: pid, onSink: speakerSink, since: unplugged),
-                                                     "pid \(pid)'s playback seen on the speaker")
+                        let onSpeaker = try await watch.firstSighting(of: pid, onSink: speakerSink, since: unplugged)
                         let elapsed = max(.zero, onSpeaker - removed)
                         print("\(kind): pid \(pid)'s call playback on the speaker \(elapsed) after the headset's removal")
                         #expect(elapsed < Self.switchBound, "pid \(pid): \(elapsed)")
                     }
-                    let muted = watch.sightings.filter(\.isMuted)
+                    let muted = await watch.sightings.filter(\.isMuted)
                     #expect(muted.isEmpty, "the call's playback was muted: \(muted)")
-                    #expect(!watch.sightings.isEmpty)
                     for (phone, mark) in [(phones.caller, marks.0), (phones.callee, marks.1)] {
                         let messages = await phone.messages.events
                         #expect(!messages.dropFirst(mark).contains { $0.isEvent("CALL_CLOSED") }, "\(phone.uri)'s call still established")
@@ -121,7 +125,8 @@ struct SoftphoneCallTests {
                         #expect(try await server.pactl("get-source-mute", source).contains("no"), "\(source) unmuted")
                     }
                     #expect(try await clients.property("MicMuted") == "b false")
-                    #expect(watch.sightings.allSatisfy { !$0.isMuted }, "\(watch.sightings.filter(\.isMuted))")
+                    let mutedEver = await watch.sightings.filter(\.isMuted)
+                    #expect(mutedEver.isEmpty, "the call's playback was muted: \(mutedEver)")
 
                     watch.shutdown()
                     await watching
