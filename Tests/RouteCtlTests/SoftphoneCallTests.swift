@@ -55,8 +55,13 @@ struct SoftphoneCallTests {
                 _ = try await log.next("the route on the speaker") { $0.hasPrefix("route: speaker ") }
                 let signalBus = try await clients.observer()
                 let changes = try await signalBus.signals(matching: DaemonContextTests.propertiesChanged)
+                // One subscription a property: each is waited on in its own order.
+                let microphoneChanges = try await signalBus.signals(matching: DaemonContextTests.propertiesChanged)
                 @Sendable func callAudio(_ signal: BusSignalMessage) -> BusValue? {
                     signal.arguments.dropFirst().first?.variantDictionaryValue?["CallAudio"]
+                }
+                @Sendable func microphoneMuted(_ signal: BusSignalMessage) -> BusValue? {
+                    signal.arguments.dropFirst().first?.variantDictionaryValue?["MicMuted"]
                 }
 
                 try await SoftphonePair.with(server: server) { phones in
@@ -104,11 +109,13 @@ struct SoftphoneCallTests {
                     // 4. MuteMic mutes what the call records from, and follows it when the headset comes back.
                     #expect(try await clients.call("MuteMic", "b", "true").status == 0)
                     try await call.waitForCaptureMuted(speakerMic)
+                    _ = try await microphoneChanges.next("PropertiesChanged: MicMuted true") { microphoneMuted($0) == .boolean(true) }
                     headset = try await server.plugDevice("bt_headset", properties: Self.headset)
                     headsetFeed = try await MicrophoneFeed(on: server, microphone: headsetMic, from: monitor)
                     try await call.waitForStreams(on: headset.name, headsetMic)
                     try await call.waitForCaptureMuted(headsetMic)
-                    #expect(try await server.pactl("get-source-mute", speakerMic).contains("no"), "the speaker's microphone, no longer recorded from, unmuted")
+                    // The speaker's microphone, no longer recorded from, is unmuted.
+                    try await call.waitForUnmuted([speakerMic])
                     #expect(try await clients.property("MicMuted") == "b true")
 
                     // 5. Hanging up ends call mode after the detection's hold, gives media its route back, unmutes.
@@ -121,9 +128,8 @@ struct SoftphoneCallTests {
                     #expect(held >= .milliseconds(1900) && held < .seconds(10), "\(held)")
                     #expect(try await clients.property("CallAudio") == "b false")
                     try await ServerObservation.waitForDefaultSink(speaker.name, on: server)
-                    for source in [speakerMic, headsetMic] {
-                        #expect(try await server.pactl("get-source-mute", source).contains("no"), "\(source) unmuted")
-                    }
+                    try await call.waitForUnmuted([speakerMic, headsetMic])
+                    _ = try await microphoneChanges.next("PropertiesChanged: MicMuted false") { microphoneMuted($0) == .boolean(false) }
                     #expect(try await clients.property("MicMuted") == "b false")
                     let mutedEver = await watch.sightings.filter(\.isMuted)
                     #expect(mutedEver.isEmpty, "the call's playback was muted: \(mutedEver)")
@@ -158,6 +164,19 @@ struct SoftphoneCallTests {
                           streams.capture.allSatisfy({ $0.source == sourceIndex }) else { return false }
                 }
                 return true
+            }
+        }
+
+        /// Waits until `sources` are all unmuted, and checks it with pactl.
+        func waitForUnmuted(_ sources: [String]) async throws {
+            try await waitUntil("\(sources) unmuted", observer: observer) { [observer] in
+                for name in sources {
+                    guard let source = try await observer.source(named: name), !source.isMuted else { return false }
+                }
+                return true
+            }
+            for source in sources {
+                #expect(try await server.pactl("get-source-mute", source).contains("no"), "\(source) unmuted")
             }
         }
 
