@@ -62,9 +62,10 @@ struct CallAudioDropInTests {
             let changes = try await observer.signals(matching:
                 "type='signal',interface='org.freedesktop.DBus.Properties',member='PropertiesChanged',path='/org/mobian_project/CallAudio'")
             #expect(try await clients.callaudiocli("-m", "1").status == 0)
-            // Changes from the daemon's start (SpeakerState once routed) may come first: skip them.
-            let changed = try await changes.next("AudioMode's change") {
-                $0.arguments.dropFirst().first?.variantDictionaryValue?["AudioMode"] != nil
+            // Changes from the daemon's start may come first (AudioMode from unknown to 0 once it
+            // follows the server, SpeakerState once routed): skip them.
+            let changed = try await changes.next("AudioMode's change to call") {
+                $0.arguments.dropFirst().first?.variantDictionaryValue?["AudioMode"] == .uint32(1)
             }
             #expect(changed.arguments.first == .string("org.mobian_project.CallAudio"))
             #expect(changed.arguments.dropFirst().first?.variantDictionaryValue?["AudioMode"] == .uint32(1), "\(changed)")
