@@ -118,18 +118,25 @@ public final class RingtoneFollower: Sendable {
 
     // MARK: Following
 
-    /// The manager's calls, route and devices.
+    /// The manager's calls, route and devices. Its first device list at start comes with its
+    /// first route rather than as a change, so the list is read again after every event and
+    /// passed on when it differs (as media pausing does).
     private func followManager(into queue: InputQueue<RingtoneInput>) async {
+        var devices: [AudioDevice]?
         for await event in manager.events() {
             switch event {
             case .state(let state):
-                queue.push(.devices(state.devices))
                 queue.push(.route(state.route))
                 queue.push(.calls(state.calls))
             case .callsChanged(let calls): queue.push(.calls(calls))
             case .routeChanged(_, let route, _): queue.push(.route(route))
-            case .devicesChanged(let devices): queue.push(.devices(devices))
             default: break
+            }
+            let now: [AudioDevice]
+            if case .devicesChanged(let changed) = event { now = changed } else { now = manager.state.devices }
+            if now != devices {
+                devices = now
+                queue.push(.devices(now))
             }
         }
     }

@@ -265,8 +265,8 @@ public struct RingtoneMachine: Sendable {
         var actions: [RingtoneAction] = []
         for index in moved.keys.sorted() {
             guard let record = moved.removeValue(forKey: index), let stream = streams[index] else { continue }
-            let now = sinks[stream.sink]
-            guard now != record.original, sinks.values.contains(record.original) else { continue }
+            // A move not seen to land yet is put back all the same: the server performs it.
+            guard sinks[stream.sink] != record.original || !record.arrived, sinks.values.contains(record.original) else { continue }
             actions.append(.move(stream: index, toSink: record.original))
             actions.append(.emit(.putBack(stream: index, name: record.name, sink: record.original)))
         }
