@@ -78,4 +78,27 @@ struct DaemonRingingTests {
             await softphone.close()
         }
     }
+
+    @Test("silent mode (the headset in use muted): the ringtone stays on the headset while the call rings, and the daemon says why",
+          arguments: SoundServerKind.allCases)
+    func silentModeKeepsItOffTheSpeaker(kind: SoundServerKind) async throws {
+        try await DBusAPITests.withDaemon(kind) { server, clients, daemon in
+            let observer = try await clients.observer()
+            let changes = try await observer.signals(matching: DaemonContextTests.propertiesChanged)
+            _ = try await server.pactl("set-sink-mute", "bt_headset", "1")
+            // The daemon tells ringing before it publishes the property.
+            try await DaemonContextTests.waitForProperty("SilentMode", "s \"silent\"", clients: clients, changes: changes)
+            let ringtone = try await Self.ringtone(on: server)
+            defer { ringtone.stop() }
+            let softphone = try await clients.observer()
+            _ = try await softphone.call(Self.call("OpenCall", ["incoming", "ringing"]))
+            let line = try await daemon.standardError.next("the ring line") { $0.hasPrefix("ring: ") }
+            #expect(line.hasSuffix("stays on the headset: silent mode is on"), "\(line)")
+            _ = observer
+            try await ServerObservation.waitUntil("the ringtone read on the headset", on: server) { client in
+                try await ApplicationScopeTests.sink(of: ringtone, client) == "bt_headset"
+            }
+            await softphone.close()
+        }
+    }
 }
