@@ -192,8 +192,9 @@ public struct RingtoneMachine: Sendable {
     private mutating func note(_ index: UInt32, sink: UInt32, properties: [String: String]) -> [RingtoneAction] {
         let name = properties["application.name"] ?? properties["media.name"] ?? "stream"
         streams[index] = Stream(sink: sink, rings: settings.rings(properties), name: name)
-        guard var record = moved[index] else { return [] }
-        let now = sinks[sink]
+        // A sink not known (yet) is no one's choice: PipeWire shows a stream being moved on no
+        // sink for a moment, and a sink may be read after the stream that plays on it.
+        guard var record = moved[index], let now = sinks[sink] else { return [] }
         if now == record.target {
             record.arrived = true
             moved[index] = record

@@ -54,6 +54,7 @@ struct RingtoneMachineTests {
         var machine = Self.machine()
         _ = machine.callsChanged([Self.ringing])
         #expect(machine.streamSeen(index: 20, sink: 1, properties: Self.ringtone).first == .move(stream: 20, toSink: "builtin"))
+        #expect(machine.streamSeen(index: 12, sink: UInt32.max, properties: Self.ringtone) == [], "on no sink while it moves")
         _ = machine.streamSeen(index: 12, sink: 2, properties: Self.ringtone)
         _ = machine.sinkSeen(index: 3, name: "hdmi")
         #expect(machine.streamSeen(index: 12, sink: 3, properties: Self.ringtone) == [.emit(.leftAlone(stream: 12, name: "ringer"))])
