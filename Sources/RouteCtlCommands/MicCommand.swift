@@ -1,17 +1,20 @@
 import ArgumentParser
 
-/// `routectl mic mute|unmute`: the default source's mute, as callaudiod's MuteMic.
+/// `routectl mic mute|unmute`: the engine's microphone mute, as callaudiod's MuteMic.
 struct MicCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "mic",
-        abstract: "Mute or unmute the microphone: the default input (callaudiod's MuteMic).",
+        abstract: "Mute or unmute the microphone the route records from (callaudiod's MuteMic).",
         discussion: """
-            Mutes or unmutes the server's default source and waits until the server shows it.
+            Mutes or unmutes the source audio is recorded from (the route's microphone, never \
+            a monitor) and waits until the server shows it. The mute follows the route when \
+            it moves (with the daemon at once; without it, at the next routectl command), \
+            and ends with a call.
 
               routectl mic mute
               routectl mic unmute
 
-            No microphone (the default source is a monitor, or there is none) exits 67.
+            No microphone (nothing is recorded from, or only a monitor) exits 67.
             """)
 
     /// Mute or unmute.

@@ -15,7 +15,8 @@ public struct RouteCtl: AsyncParsableCommand {
             'routectl daemon --prefer bluetooth --prefer speakerphone' keeps audio on a \
             Bluetooth headset whenever one is there, else on the speaker, until stopped. \
             When it runs, use, prefer, call, speaker and mic go through it; when it does \
-            not, they act on the sound server directly, and prefer says it needs the daemon.
+            not, they run the daemon's engine once on the sound server, with the same \
+            answers, and prefer says it needs the daemon.
 
               routectl list                  the devices, and where audio goes
               routectl use bluetooth         audio to a Bluetooth headset, now

@@ -4,12 +4,13 @@ import ArgumentParser
 struct SpeakerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "speaker",
-        abstract: "Put audio on the speakerphone, or take it off again (callaudiod's EnableSpeaker).",
+        abstract: "Turn the speaker on or off (callaudiod's EnableSpeaker).",
         discussion: """
-            'on' sends audio to a speakerphone (the one in use, else the newest), as \
-            'routectl use speakerphone' does. 'off' takes it away from the speaker: with the \
-            daemon, a speaker chosen by hand is let go and the preferences decide; without it, \
-            audio goes to a wired headset, else a Bluetooth one, else the earpiece.
+            'on' sends audio to a speakerphone (the one in use, else the newest). 'off' takes \
+            it off the speaker, to the best device of the call list that is not one: a \
+            Bluetooth headset, else a wired headset, else the earpiece. With or without the \
+            daemon the engine decides, the same way; in a call the toggle lasts until the call \
+            ends or a device is chosen with 'routectl use'.
 
               routectl speaker on
               routectl speaker off

@@ -1,6 +1,7 @@
 import ArgumentParser
 import AudioContext
 import DBus
+import Dispatch
 import FoundationEssentials
 import Glibc
 import Logging
@@ -17,8 +18,9 @@ struct VolumeKeysCommand: AsyncParsableCommand {
         discussion: """
             While it runs, a volume change on the default output is a key press: it is printed \
             (up, down or mute, one line each) and undone, and the output is kept one step inside \
-            0 … 100 % so that presses at the ends are still seen. Ctrl-C or SIGTERM stops it and \
-            puts the volume back as it was. When the daemon runs, the daemon captures for it \
+            0 … 100 % so that presses at the ends are still seen. Ctrl-C, SIGTERM or SIGHUP (its \
+            terminal closed) stops it and puts the volume back as it was; under nohup, which \
+            ignores SIGHUP, capture outlives the terminal. When the daemon runs, the daemon captures for it \
             (StartVolumeCapture, VolumeButtonPressed); otherwise routectl captures on the \
             server itself.
 
@@ -42,33 +44,95 @@ struct VolumeKeysCommand: AsyncParsableCommand {
 
     func run() async throws {
         signal(SIGPIPE, SIG_IGN)
-        let stops = await UnixSignalsSequence(trapping: .sigint, .sigterm)
+        let hangupIgnored = Self.isIgnored(SIGHUP)
+        let signals = await UnixSignalsSequence(trapping: Self.stoppingSignals(hangupIgnored: hangupIgnored))
+        // A terminal on standard input is watched too: a background job whose shell exits
+        // without passing SIGHUP on (bash's default) sees its terminal hang up, and no signal.
+        let watchesTerminal = !hangupIgnored && isatty(STDIN_FILENO) == 1
+        let stopped: @Sendable () async -> Void = { await Self.stopRequest(signals: signals, watchingTerminal: watchesTerminal) }
         let (presses, press) = AsyncStream.makeStream(of: String.self)
         try await reportingFailures {
             try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask { try await self.capture(until: stops, presses: press) }
+                group.addTask { try await self.capture(until: stopped, presses: press) }
                 group.addTask { await self.answer(presses) }
                 try await group.waitForAll()
             }
         }
     }
 
-    /// Captures through the daemon when it runs, else on the server, until a signal comes;
+    /// The signals that end capture, putting the volume back: Ctrl-C, SIGTERM, and SIGHUP (the
+    /// kernel's when the terminal closes, or a shell's passing its own on to its jobs), unless
+    /// SIGHUP was ignored when routectl started (`nohup`): then capture outlives the terminal.
+    static func stoppingSignals(hangupIgnored: Bool) -> [UnixSignal] {
+        hangupIgnored ? [.sigint, .sigterm] : [.sigint, .sigterm, .sighup]
+    }
+
+    /// Whether `signal` is ignored (`SIG_IGN`) now, as `nohup` leaves SIGHUP: read before
+    /// anything traps it.
+    static func isIgnored(_ signal: Int32) -> Bool {
+        var current = sigaction()
+        guard sigaction(signal, nil, &current) == 0 else { return false }
+        return unsafeBitCast(current.__sigaction_handler.sa_handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self)
+    }
+
+    /// Returns when capture should end: one of `signals` came, or (`watchingTerminal`) the
+    /// terminal on standard input hung up.
+    static func stopRequest(signals: UnixSignalsSequence, watchingTerminal: Bool) async {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { for await _ in signals { return } }
+            if watchingTerminal { group.addTask { await Self.hangup(of: STDIN_FILENO) } }
+            await group.next()
+            group.cancelAll()
+        }
+    }
+
+    /// Returns when the terminal `descriptor` hangs up (its window closed: `poll(2)` says
+    /// POLLHUP), or when the task is cancelled. It waits for the hangup alone, never reading:
+    /// a background job is not stopped for reading its terminal, and typing wakes nothing. The
+    /// blocking `poll` runs on a dispatch thread, off Swift's pool; cancelling writes to a pipe
+    /// it also polls.
+    static func hangup(of descriptor: Int32) async {
+        var ends: [Int32] = [0, 0]
+        guard pipe(&ends) == 0 else {
+            // No way to wake a poll: the terminal goes unwatched, the signals still stop capture.
+            while !Task.isCancelled { try? await Task.sleep(for: .seconds(3600)) }
+            return
+        }
+        let (wake, waker) = (ends[0], ends[1])
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        defer {
+            close(wake)
+            close(waker)
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                DispatchQueue.global().async {
+                    var watched = [pollfd(fd: descriptor, events: 0, revents: 0), pollfd(fd: wake, events: Int16(POLLIN), revents: 0)]
+                    while poll(&watched, 2, -1) < 0 && errno == EINTR {}
+                    continuation.resume()
+                }
+            }
+        } onCancel: {
+            _ = write(waker, "x", 1)
+        }
+    }
+
+    /// Captures through the daemon when it runs, else on the server, until `stopped` returns;
     /// each press goes to `presses`, which it finishes.
-    private func capture(until stops: UnixSignalsSequence, presses: AsyncStream<String>.Continuation) async throws {
+    private func capture(until stopped: @Sendable () async -> Void, presses: AsyncStream<String>.Continuation) async throws {
         defer { presses.finish() }
         let environment = ProcessInfo.processInfo.environment
         switch await DaemonLocator.locate(environment: environment) {
         case .daemon(let control as DaemonRoutingControl):
-            try await captureThroughDaemon(control.bus, until: stops, presses: presses)
+            try await captureThroughDaemon(control.bus, until: stopped, presses: presses)
         case .unanswered(let why):
             throw RouteCtlFailure.daemonUnanswered(why)
         default:
-            try await captureOnServer(until: stops, presses: presses)
+            try await captureOnServer(until: stopped, presses: presses)
         }
     }
 
-    private func captureOnServer(until stops: UnixSignalsSequence, presses: AsyncStream<String>.Continuation) async throws {
+    private func captureOnServer(until stopped: @Sendable () async -> Void, presses: AsyncStream<String>.Continuation) async throws {
         var quiet = Logger(label: "routectl.volume-keys")
         quiet.logLevel = .critical
         let client = try await server.connectLongLived(applicationName: "routectl volume-keys", subscription: .devices, logger: quiet)
@@ -87,12 +151,12 @@ struct VolumeKeysCommand: AsyncParsableCommand {
                     }
                 }
             }
-            for await _ in stops { break }
+            await stopped()
             command.finish()
         }
     }
 
-    private func captureThroughDaemon(_ bus: DaemonBus, until stops: UnixSignalsSequence,
+    private func captureThroughDaemon(_ bus: DaemonBus, until stopped: @Sendable () async -> Void,
                                       presses: AsyncStream<String>.Continuation) async throws {
         let rule = "type='signal',interface='\(RouteKitInterface.name)',member='VolumeButtonPressed',path='\(RouteKitInterface.path)'"
         let signals = try await bus.connection.signals(matching: rule)
@@ -104,7 +168,7 @@ struct VolumeKeysCommand: AsyncParsableCommand {
                     if let button = signal.arguments.first?.stringValue { presses.yield(button) }
                 }
             }
-            for await _ in stops { break }
+            await stopped()
             group.cancelAll()
         }
         _ = try await bus.call("StopVolumeCapture")

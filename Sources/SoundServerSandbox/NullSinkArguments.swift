@@ -17,6 +17,10 @@ enum NullSinkArguments {
     static func makeMicrophone(name: String, file: String, properties: [String: String]) throws(SandboxError) -> [String] {
         try checkName(name, "source")
         try checkName(file, "file")
+        // A media name of its own: WirePlumber keeps a pipe source's mute by it, and every pipe
+        // source would share "pipe" (one muted microphone would come back muted as another).
+        var properties = properties
+        properties["media.name"] = properties["media.name"] ?? name
         return ["module-pipe-source", "source_name=\(name)", "file=\(file)"]
             + (try propertyArgument("source_properties", properties).map { [$0] } ?? [])
     }

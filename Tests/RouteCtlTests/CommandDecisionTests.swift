@@ -77,44 +77,6 @@ struct DeviceChoiceTests {
     }
 }
 
-/// The switch without the daemon, as planned requests.
-@Suite("Direct switch")
-struct DirectSwitchTests {
-    func view(defaultSink: String?, defaultSource: String? = nil) -> ServerView {
-        ServerView(info: ServerInfo(serverName: "pulseaudio", serverVersion: "16.1", userName: "u", hostName: "h",
-                                    defaultSinkName: defaultSink, defaultSourceName: defaultSource, cookie: 0),
-                   sinks: [], sources: [], cards: [])
-    }
-
-    @Test func defaultsAreSetOnlyWhereTheyDiffer() {
-        let headset = Devices.make("usb", .wiredHeadset, source: "usb_mic")
-        let plan = DirectSwitch.plan(to: headset, forCall: false, in: view(defaultSink: "speaker", defaultSource: "usb_mic"))
-        #expect(plan.steps == [.defaultSink("usb")])
-        #expect(plan.sink == "usb")
-        #expect(plan.awaitedProfile == nil)
-    }
-
-    @Test func aDeviceThatNeedsItsProfileGetsItFirst() {
-        var headset = Devices.make("bluez_card.a/headset-output", .bluetooth, card: "bluez_card.a")
-        headset.requiredProfile = "a2dp_sink"
-        let plan = DirectSwitch.plan(to: headset, forCall: false, in: view(defaultSink: "speaker"))
-        #expect(plan.steps == [.profile(card: "bluez_card.a", profile: "a2dp_sink")])
-        #expect(plan.awaitedProfile == "a2dp_sink")
-    }
-
-    @Test func aCallMovesABluetoothHeadsetToItsCallProfile() {
-        var headset = Devices.make("bluez_card.a/headset-output", .bluetooth, card: "bluez_card.a", sink: "bluez_sink.a.a2dp_sink")
-        headset.output?.profile = "a2dp_sink"
-        headset.input = .init(deviceName: nil, port: "headset-input", profile: "headset_head_unit", description: "mic")
-        headset.callProfile = "headset_head_unit"
-        #expect(DirectSwitch.plan(to: headset, forCall: true, in: view(defaultSink: "x")).steps
-                == [.profile(card: "bluez_card.a", profile: "headset_head_unit")])
-        #expect(DirectSwitch.plan(to: headset, forCall: false, in: view(defaultSink: "x")).steps
-                == [.defaultSink("bluez_sink.a.a2dp_sink")])
-        #expect(!DirectSwitch.isReady(headset, profile: "headset_head_unit", forCall: true))
-    }
-}
-
 /// The monitor's choices and shapes, without a terminal.
 @Suite("Monitor output")
 struct MonitorOutputTests {
@@ -147,6 +109,19 @@ struct MonitorOutputTests {
 
         for index in 0..<20 { model.apply(.callAudioChanged(isActive: index % 2 == 0), at: "t") }
         #expect(model.recent.count == MonitorModel.recentLimit)
+    }
+
+    @Test func theMonitorShowsTheCallsAndTheMicrophonesMute() throws {
+        var model = MonitorModel()
+        let plain = TerminalStyle(redrawsInPlace: true, usesColour: false)
+        model.apply(.callsChanged([CallSession(id: "bus-1", state: .held, origin: .busClient(":1.7"))]), at: "t")
+        model.apply(.microphoneMuteChanged(isMuted: true), at: "t")
+        let lines = MonitorFrame.lines(model, server: "s", mode: "m", style: plain, width: 120)
+        #expect(lines.contains("Calls       bus-1 held (bus client :1.7)"), "\(lines)")
+        #expect(lines.contains("Microphone  muted"), "\(lines)")
+        #expect(model.recent.last == "t  microphone: muted")
+        let json = try MonitorJSONEvent.line(.callsChanged([CallSession(id: "c", state: .active, origin: .implicit)]))
+        #expect(json.contains(#""calls":[{"id":"c","origin":"implicit","state":"active"}]"#), "\(json)")
     }
 
     @Test func aJSONLineIsOneObjectNamingItsEvent() throws {

@@ -58,16 +58,24 @@ struct RouteCtlSession: Sendable {
     /// A sandboxed server of `kind` with a speaker, a wired (USB) headset and a Bluetooth
     /// headset, audio on the Bluetooth one, and a session for routectl.
     static func with(_ kind: SoundServerKind, _ body: (RouteCtlSession) async throws -> Void) async throws {
+        try await with(kind, setUp: { server in
+            _ = try await server.plugDevice("speaker", properties: DeviceProperties.speaker, microphone: false)
+            _ = try await server.loadNullSink(name: "usb_headset", properties: DeviceProperties.wiredHeadset)
+            _ = try await server.loadNullSink(name: "bt_headset", properties: DeviceProperties.bluetoothHeadset)
+            _ = try await server.pactl("set-default-sink", "bt_headset")
+            try await ServerObservation.waitForDefaultSink("bt_headset", on: server)
+        }, body)
+    }
+
+    /// A sandboxed server of `kind` with the devices `setUp` makes, and a session for routectl.
+    static func with(_ kind: SoundServerKind, setUp: (SandboxServer) async throws -> Void,
+                     _ body: (RouteCtlSession) async throws -> Void) async throws {
         let routectl = try Executable.built("routectl")
         try await SandboxServer.withServer(kind) { server in
             try await withTemporaryDirectory("routectl-session") { home in
                 try FileManager.default.createDirectory(at: home.appendingPathComponent("runtime"), withIntermediateDirectories: true,
                                                         attributes: [.posixPermissions: 0o700])
-                _ = try await server.plugDevice("speaker", properties: DeviceProperties.speaker, microphone: false)
-                _ = try await server.loadNullSink(name: "usb_headset", properties: DeviceProperties.wiredHeadset)
-                _ = try await server.loadNullSink(name: "bt_headset", properties: DeviceProperties.bluetoothHeadset)
-                _ = try await server.pactl("set-default-sink", "bt_headset")
-                try await ServerObservation.waitForDefaultSink("bt_headset", on: server)
+                try await setUp(server)
                 try await body(RouteCtlSession(routectl: routectl, server: server, home: home))
             }
         }

@@ -111,15 +111,18 @@ struct StateFileTests {
             let store = try #require(CallRecordStore.standard(server: "unix:/tmp/a/native", environment: ["XDG_RUNTIME_DIR": runtime]))
             let other = try #require(CallRecordStore.standard(server: "unix:/tmp/b/native", environment: ["XDG_RUNTIME_DIR": runtime]))
             #expect(store.path != other.path)
-            #expect(store.read() == nil)
-            let record = CallRecord(device: "bluez_card.x/headset-output", card: "bluez_card.x", profileBefore: "a2dp_sink",
-                                    callProfile: "headset_head_unit", defaultSourceBefore: "alsa_input.mic")
-            try store.write(record)
-            #expect(store.read() == record)
-            #expect(other.read() == nil)
+            #expect(store.read().isEmpty)
+            var memory = RouteMemory()
+            memory.isCallAudioOn = true
+            memory.speaker = .off
+            memory.callProfiles["bluez_card.x"] = RouteMemory.ProfileSwitch(original: "a2dp_sink", selected: "headset_head_unit")
+            memory.callDefaultSource = "alsa_input.mic"
+            try store.write(memory)
+            #expect(store.read() == memory)
+            #expect(other.read().isEmpty)
             #expect(mode(store.path) == 0o600)
             try store.remove()
-            #expect(store.read() == nil)
+            #expect(store.read().isEmpty)
             try store.remove()
             #expect(CallRecordStore.standard(server: "x", environment: ["HOME": "/home/me"]) == nil, "no runtime directory, no record")
         }

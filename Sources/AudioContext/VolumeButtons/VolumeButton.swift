@@ -30,15 +30,16 @@ public struct SinkLevel: Hashable, Sendable, CustomStringConvertible {
     public var description: String { "\(volume)\(isMuted ? ", muted" : "")" }
 }
 
-/// The default sink as read from the server: its name and level.
-public struct DefaultSinkReading: Hashable, Sendable {
+/// The default sink as read from the server: its name and level (what the capture machine
+/// decides from; package, as the machine is internal).
+package struct DefaultSinkReading: Hashable, Sendable {
     /// The sink's name.
-    public var sink: String
+    package var sink: String
     /// Its level.
-    public var level: SinkLevel
+    package var level: SinkLevel
 
     /// A reading from its parts.
-    public init(sink: String, level: SinkLevel) {
+    package init(sink: String, level: SinkLevel) {
         self.sink = sink
         self.level = level
     }

@@ -55,14 +55,7 @@ private struct KeyReader {
         try refuseUnknownKeys(in: table, at: [], known: ConfigurationFile.keys)
         var configuration = DaemonConfiguration()
         if let value = table["preferences"] {
-            configuration.preferences = try strings(value, at: ["preferences"], example: #"["bluetooth", "speakerphone"]"#)
-                .map { entry throws(ConfigurationError) in
-                    do throws(PreferenceText.Problem) {
-                        return try PreferenceText.read(entry)
-                    } catch {
-                        throw self.error(at: ["preferences"], PreferenceText.message(error) { "\"\($0)\"" })
-                    }
-                }
+            configuration.preferences = try preferences(value, at: ["preferences"], example: #"["bluetooth", "speakerphone"]"#)
         }
         let match = try table["match"].map { value throws(ConfigurationError) in try properties(value, at: ["match"]) }
         let scopeName = try table["scope"].map { value throws(ConfigurationError) in try string(value, at: ["scope"]) }
@@ -188,15 +181,8 @@ private struct KeyReader {
             settings.detection.processBinaries = Set(names)
         }
         if let value = table["preferences"] {
-            let entries = try strings(value, at: ["calls", "preferences"], example: #"["bluetooth", "wiredHeadset", "earpiece", "speakerphone"]"#)
-                .map { entry throws(ConfigurationError) in
-                    do throws(PreferenceText.Problem) {
-                        return try PreferenceText.read(entry)
-                    } catch {
-                        throw self.error(at: ["calls", "preferences"], PreferenceText.message(error) { "\"\($0)\"" })
-                    }
-                }
-            settings.preferences = PreferenceList(entries)
+            settings.preferences = PreferenceList(try preferences(value, at: ["calls", "preferences"],
+                                                                  example: #"["bluetooth", "wiredHeadset", "earpiece", "speakerphone"]"#))
         }
         if let value = table["ringing"] {
             let key = ["calls", "ringing"]
@@ -218,6 +204,18 @@ private struct KeyReader {
     }
 
     // MARK: Values
+
+    /// A preference list: strings, each a kind or a device id, each refused with its reason.
+    private func preferences(_ value: any TOMLValueConvertible, at key: [String], example: String) throws(ConfigurationError)
+        -> [AudioPreference] {
+        try strings(value, at: key, example: example).map { entry throws(ConfigurationError) in
+            do throws(PreferenceText.Problem) {
+                return try PreferenceText.read(entry)
+            } catch {
+                throw self.error(at: key, PreferenceText.message(error) { "\"\($0)\"" })
+            }
+        }
+    }
 
     private func duration(_ value: any TOMLValueConvertible, at key: [String]) throws(ConfigurationError) -> Duration {
         let text: String

@@ -70,7 +70,7 @@ struct DaemonStartup: Sendable {
 
     /// The commands' way into an engine running in this process, with this startup's
     /// preferences (kept across restarts), as the daemon's D-Bus API drives its own.
-    func routingControl(manager: AudioDeviceManager, server: any SourceMutingServer) -> EngineRoutingControl {
+    func routingControl(manager: AudioDeviceManager, server: any AudioServer) -> EngineRoutingControl {
         EngineRoutingControl(manager: manager, preferences: preferences, server: server)
     }
 }

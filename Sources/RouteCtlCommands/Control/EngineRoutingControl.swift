@@ -12,8 +12,8 @@ struct EngineRoutingControl: RoutingControl {
     let manager: AudioDeviceManager
     /// The preference list and its state file.
     let preferences: DaemonPreferences
-    /// The engine's server, for the microphone's mute.
-    let server: any SourceMutingServer
+    /// The engine's server, for the default source `status` shows.
+    let server: any AudioServer
 
     /// The daemon.
     var answerer: RoutingAnswerer { .daemon }
@@ -53,20 +53,24 @@ struct EngineRoutingControl: RoutingControl {
         return true
     }
 
-    /// On: a speakerphone chosen by hand; off: a speakerphone chosen by hand is let go, and
-    /// the preferences decide again.
+    /// The engine's speaker toggle, as the daemon's `EnableSpeaker`: on, a speakerphone; off,
+    /// the best device of the call list that is not one. Returns the route after.
     func setSpeaker(_ isOn: Bool) async throws -> AudioDevice? {
-        if isOn { return try await use(AudioDeviceKind.speakerphone.rawValue) }
-        let devices = try await manager.allDevices
-        if let selection = manager.manualSelection, devices.first(where: { $0.id == selection })?.kind == .speakerphone {
-            try await select(nil)
+        do {
+            return try await manager.setSpeaker(isOn ? .on : .off).route
+        } catch {
+            throw RouteCtlFailure.noSuchDevice(error.description)
         }
-        return manager.selectedAudioDevice
     }
 
-    /// The default source's mute.
+    /// The engine's microphone mute, as the daemon's `MuteMic`: the source the route records
+    /// from. Returns its name ("the default source" when nothing is recorded from).
     func setMicrophoneMuted(_ isMuted: Bool) async throws -> String {
-        try await MicrophoneMute.set(isMuted, on: server)
+        do {
+            return try await manager.setMicrophoneMuted(isMuted).microphone ?? "the default source"
+        } catch {
+            throw RouteCtlFailure.noSuchDevice(error.description)
+        }
     }
 
     /// The engine's state, with the default source and where the preferences come from.

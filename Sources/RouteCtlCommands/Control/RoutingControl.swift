@@ -1,13 +1,13 @@
 import RouteKit
 
 /// What routectl's commands ask of whatever routes audio: the daemon when it runs (through
-/// its D-Bus API; ``DaemonLocator`` finds it), else the sound server directly
-/// (``DirectRoutingControl``). Inside the daemon, ``EngineRoutingControl`` does the same on
-/// the running engine, for the D-Bus API to call.
+/// its D-Bus API; ``DaemonLocator`` finds it), else one run of the same engine on the sound
+/// server (``DirectRoutingControl``). Inside the daemon, ``EngineRoutingControl`` does the same
+/// on the running engine. Either way the route machine decides: the answers are the same.
 ///
-/// Every method returns once the change is confirmed by the server (or, through the daemon,
-/// once the engine has settled), and throws a ``RouteCtlFailure`` a person can act on, or the
-/// server's `PulseError` (which the commands report as a refused request, exit 70).
+/// Every method returns once the change is confirmed by the server (or the engine has
+/// settled), and throws a ``RouteCtlFailure`` a person can act on, or the server's
+/// `PulseError` (which the commands report as a refused request, exit 70).
 protocol RoutingControl: Sendable {
     /// Who answers, for the commands' messages.
     var answerer: RoutingAnswerer { get }
@@ -23,10 +23,10 @@ protocol RoutingControl: Sendable {
     func clearPreferences() async throws
     /// Turns call audio on or off; returns whether anything changed.
     func setCallAudio(_ isOn: Bool) async throws -> Bool
-    /// Makes the speakerphone the route (on), or leaves it for the device the preferences (or,
-    /// without the daemon, the kinds a person carries) choose (off). Returns the route after.
+    /// The engine's speaker toggle: a speakerphone (on), or the best device of the call list
+    /// that is not one (off). Returns the route after.
     func setSpeaker(_ isOn: Bool) async throws -> AudioDevice?
-    /// Mutes or unmutes the default source; returns its name.
+    /// Mutes or unmutes the microphone the route records from; returns its name.
     func setMicrophoneMuted(_ isMuted: Bool) async throws -> String
     /// Where audio goes, why, the preferences and call audio.
     func status() async throws -> RoutingStatus

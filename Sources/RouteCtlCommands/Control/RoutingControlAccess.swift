@@ -5,8 +5,8 @@ import RouteKit
 extension ServerOptions {
     /// Runs `body` with the running daemon's control when ``DaemonLocator`` finds one (the
     /// daemon routes its own server: `--server` is not used then), else with a
-    /// ``DirectRoutingControl`` on the server (`--server`, else libpulse's default), connected
-    /// for the command and shut down after. `PulseError`s become
+    /// ``DirectRoutingControl`` (one run of the engine) on the server (`--server`, else
+    /// libpulse's default), connected for the command and shut down after. `PulseError`s become
     /// ``RouteCtlFailure/requestFailed(_:)``; a session bus that does not answer is
     /// ``RouteCtlFailure/daemonUnanswered(_:)``, rather than acting behind a daemon's back.
     func withRoutingControl<Result>(environment: [String: String] = ProcessInfo.processInfo.environment,

@@ -17,6 +17,11 @@ enum MonitorFrame {
         let input = model.route.map { $0.input?.deviceName ?? "the server's default source (the device has no microphone)" }
         lines.append(fit("Input       \(TerminalText.escaped(input ?? "none"))"))
         lines.append("Call audio  \(model.isCallAudioOn ? style.paint("on", .yellow) : "off")    Server  \(connection)")
+        if !model.calls.isEmpty {
+            let calls = model.calls.map { "\(TerminalText.escaped($0.id.rawValue)) \($0.state) (\(TerminalText.escaped($0.origin.description)))" }
+            lines.append(fit("Calls       " + calls.joined(separator: ", ")))
+        }
+        if model.isMicrophoneMuted { lines.append("Microphone  " + style.paint("muted", .yellow)) }
         lines.append("")
         if model.devices.isEmpty {
             lines.append("No usable devices.")

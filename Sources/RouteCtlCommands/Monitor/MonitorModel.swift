@@ -13,6 +13,10 @@ struct MonitorModel: Equatable, Sendable {
     var route: AudioDevice?
     /// Whether call audio is on.
     var isCallAudioOn = false
+    /// The calls held, in the order they started.
+    var calls: [CallSession] = []
+    /// Whether the microphone is muted.
+    var isMicrophoneMuted = false
     /// Where the manager stands with its server.
     var connection: ConnectionState = .idle
     /// The last events as lines (``RouteEventLine``), newest last, each with its time.
@@ -25,6 +29,8 @@ struct MonitorModel: Equatable, Sendable {
             devices = state.devices
             route = state.route
             isCallAudioOn = state.isCallAudioActive
+            calls = state.calls
+            isMicrophoneMuted = state.isMicrophoneMuted
             connection = state.connection
             return
         case .devicesChanged(let now):
@@ -37,7 +43,11 @@ struct MonitorModel: Equatable, Sendable {
             isCallAudioOn = isActive
         case .connectionChanged(let connection):
             self.connection = connection
-        case .switchFailed, .yielded, .callsChanged, .microphoneMuteChanged, .microphoneFailed:
+        case .callsChanged(let now):
+            calls = now
+        case .microphoneMuteChanged(let isMuted):
+            isMicrophoneMuted = isMuted
+        case .switchFailed, .yielded, .microphoneFailed:
             break
         }
         recent.append("\(time)  \(RouteEventLine.text(event))")

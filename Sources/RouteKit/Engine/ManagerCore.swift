@@ -14,6 +14,10 @@ final class ManagerCore: Sendable {
         /// The run that ``AudioDeviceManager/start()`` began: the facade's one task, ended by
         /// ``AudioDeviceManager/stop()``. (A service group's run has none: the group owns it.)
         var runner: Task<Void, any Error>?
+        /// Whether the run's end puts back what the manager changed: false for a one-shot run
+        /// (``AudioDeviceManager/perform(_:on:remembering:profileTimeout:logger:)``), whose change
+        /// is meant to stay. Set back to true as the run ends.
+        var restoresOnStop = true
     }
 
     private let shared: Mutex<Shared>

@@ -40,6 +40,15 @@ struct RestorationLedger: Sendable {
         self.configured = configured
     }
 
+    /// A run begins with the defaults in use now and the user's configured ones: what was
+    /// found before is replaced. Entries noted already stay: only profiles recalled from a
+    /// one-shot run before (``RouteMemory``) can be there, as every run ends with an empty ledger.
+    mutating func begin(defaultSink: String?, defaultSource: String?, configured: ConfiguredDefaults?) {
+        foundSink = defaultSink
+        foundSource = defaultSource
+        self.configured = configured
+    }
+
     mutating func noteDefaultSink(_ sink: String) { setSink = sink }
     mutating func noteDefaultSource(_ source: String) { setSource = source }
 

@@ -20,7 +20,7 @@ extension RouteMachine {
     /// they could be read.
     mutating func start(devices: [AudioDevice], defaultSink: String?, defaultSource: String?,
                         configured: ConfiguredDefaults?, now: ContinuousClock.Instant) -> [RouteAction] {
-        ledger = RestorationLedger(defaultSink: defaultSink, defaultSource: defaultSource, configured: configured)
+        ledger.begin(defaultSink: defaultSink, defaultSource: defaultSource, configured: configured)
         // A subscriber from before the start learns that the manager follows a server now,
         // even when there is nothing to route.
         let connected = changeConnection(to: .ready)
@@ -228,8 +228,9 @@ extension RouteMachine {
             reason = .selectionChanged
         case .muteMicrophone(let muted):
             if muted, configuration.isSystemScope, microphone == nil { return [.refuse(.noMicrophone)] }
-            // Asked again: applied again, in case someone changed the source's mute since.
-            if muted { mutedSources.removeAll() }
+            // Asked again: applied again, in case someone changed the source's mute since (an
+            // unmute too: the microphone is taken as muted, so that the mute's follower unmutes it).
+            if muted { mutedSources.removeAll() } else if let microphone { mutedSources.insert(microphone) }
             guard muted != isMicrophoneMuted else { return [] }
             isMicrophoneMuted = muted
             return [.emit(.microphoneMuteChanged(isMuted: muted))]

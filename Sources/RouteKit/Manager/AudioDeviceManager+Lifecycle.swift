@@ -143,7 +143,10 @@ extension AudioDeviceManager: Service {
     /// After the loop: puts things back (in a task of its own, so that a cancelled run still
     /// restores, within the bound), reports the route it leaves, ends the subscribers.
     private func finish() async {
-        let ledger = core.withShared { $0.machine.ledger }
+        let ledger = core.withShared { shared in
+            defer { shared.restoresOnStop = true }
+            return shared.restoresOnStop ? shared.machine.ledger : RestorationLedger()
+        }
         let restorer = Restorer(server: server, reader: configuredDefaultsReader, logger: logger,
                                 deadline: .now + restoreTimeout)
         let outcome = await Task { await restorer.restore(ledger) }.value

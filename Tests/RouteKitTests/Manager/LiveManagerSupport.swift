@@ -79,6 +79,9 @@ struct ConventionDevice: Sendable, CustomStringConvertible {
     func microphoneArguments(directory: String) -> String {
         var properties = pairedProperties
         properties["device.description"] = (properties["device.description"] ?? name) + " Microphone"
+        // A media name of its own: WirePlumber keeps a pipe source's mute by it, and every pipe
+        // source would share "pipe" (one muted microphone would come back muted as another).
+        properties["media.name"] = microphoneName
         return "source_name=\(microphoneName) file=\(directory)/\(microphoneName).fifo source_properties=\"\(Self.quoted(properties))\""
     }
 
