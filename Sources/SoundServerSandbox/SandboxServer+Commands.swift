@@ -34,14 +34,15 @@ extension SandboxServer {
         return completion.standardOutput
     }
 
-    /// Loads `module-null-sink` with sink name `name` and the given sink properties, and
+    /// Loads `module-null-sink` with sink name `name` and the given sink properties (plus
+    /// `node.always-process=true`, which gives it real volume and mute on PipeWire 1.x), and
     /// returns the module's index.
     ///
     /// Values may contain spaces; quotes, backslashes and control characters are rejected
     /// with a ``SandboxError`` (the two servers unescape them differently), as are names with
     /// spaces and keys other than letters, digits, `.`, `_` and `-`.
     public func loadNullSink(name: String, properties: [String: String] = [:]) async throws -> UInt32 {
-        let arguments = try NullSinkArguments.make(name: name, properties: properties)
+        let arguments = try NullSinkArguments.make(name: name, properties: VirtualDeviceProperties.adding(to: properties))
         let output = try await pactl(arguments: ["load-module"] + arguments)
         let text = output.trimmingWhitespace()
         guard let index = UInt32(text) else {
@@ -50,14 +51,16 @@ extension SandboxServer {
         return index
     }
 
-    /// Adds a microphone: a source named `name` with the given source properties, reading a
+    /// Adds a microphone: a source named `name` with the given source properties (plus
+    /// `node.always-process=true`, as for ``loadNullSink(name:properties:)``), reading a
     /// FIFO in the sandbox that nobody writes (`module-pipe-source`: both servers offer it with
     /// properties, unlike `module-null-source`, and unlike `module-remap-source` it is no
     /// filter, which RouteKit would take for a virtual device). Returns the module's index.
     /// RouteKit pairs it with the sink whose properties give the same `device.name` (or
     /// Bluetooth address) and kind: the same properties as the sink's make a headset's microphone.
     public func loadMicrophone(name: String, properties: [String: String] = [:]) async throws -> UInt32 {
-        let arguments = try NullSinkArguments.makeMicrophone(name: name, file: directory + "/" + name + ".fifo", properties: properties)
+        let arguments = try NullSinkArguments.makeMicrophone(
+            name: name, file: directory + "/" + name + ".fifo", properties: VirtualDeviceProperties.adding(to: properties))
         let output = try await pactl(arguments: ["load-module"] + arguments)
         let text = output.trimmingWhitespace()
         guard let index = UInt32(text) else {

@@ -7,16 +7,18 @@ import Testing
 struct IntrospectionTests {
     @Test("server info tells PulseAudio from PipeWire", arguments: SoundServerKind.allCases)
     func serverInfo(kind: SoundServerKind) async throws {
-        try await withSandbox(kind) { _, client, _ in
+        try await withSandbox(kind) { server, client, _ in
             let info = try await client.serverInfo()
+            // What the installed server program says of itself: any release, not one assumed.
+            let installed = try await server.serverVersion()
             switch kind {
             case .pulseaudio:
                 #expect(info.implementation == .pulseaudio)
-                #expect(info.serverVersion.hasPrefix("16."))
+                #expect(info.serverVersion == installed)
                 #expect(info.pipeWireVersion == nil)
             case .pipewire:
                 #expect(info.implementation == .pipewire)
-                #expect(info.pipeWireVersion?.hasPrefix("0.3") == true)
+                #expect(info.pipeWireVersion == installed)
             }
         }
     }

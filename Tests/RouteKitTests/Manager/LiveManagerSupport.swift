@@ -85,9 +85,11 @@ struct ConventionDevice: Sendable, CustomStringConvertible {
         return "source_name=\(microphoneName) file=\(directory)/\(microphoneName).fifo source_properties=\"\(Self.quoted(properties))\""
     }
 
-    /// The properties, with the bus path that pairs output and microphone when there is one.
+    /// The properties, with the bus path that pairs output and microphone when there is one,
+    /// and the sandbox's common ones (real volume and mute on PipeWire 1.x).
     private var pairedProperties: [String: String] {
-        hasMicrophone ? properties.merging(["device.bus_path": "routekit-test-" + name]) { $1 } : properties
+        VirtualDeviceProperties.adding(
+            to: hasMicrophone ? properties.merging(["device.bus_path": "routekit-test-" + name]) { $1 } : properties)
     }
 
     private static func quoted(_ properties: [String: String]) -> String {
