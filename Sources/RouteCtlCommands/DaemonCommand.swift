@@ -125,6 +125,7 @@ struct DaemonCommand: AsyncParsableCommand {
             let media = startup.configuration.media
             let calls = startup.configuration.calls
             let subscription: SubscriptionMask = media.pausesOnUnplug || media.holdsMediaDuringCalls || calls.detects
+                || calls.ringing != .headset
                 ? scope.subscription.union(.streams) : scope.subscription
             let client = try await server.connectLongLived(applicationName: "routectl daemon", subscription: subscription,
                                                            logger: logger)
@@ -150,7 +151,7 @@ struct DaemonCommand: AsyncParsableCommand {
                                          write: printToStandardError)
             routing.announcements = startup.announcements + (api.map { [$0.announcement] } ?? [])
             let reload = ConfigurationReloadService(signals: reloads, startup: startup, manager: manager,
-                                                    mediaGuard: context.mediaGuard, report: printToStandardError)
+                                                    mediaGuard: context.mediaGuard, report: printToStandardError, ringing: context.ringing)
             // Shut down in reverse order: the context first (it unmutes what it holds and puts
             // the volume back), routing next (it restores), then the API, which reports the
             // route routing left behind.

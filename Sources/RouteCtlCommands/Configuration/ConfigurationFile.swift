@@ -26,7 +26,7 @@ enum ConfigurationFile {
     /// The keys of `[media]`.
     static let mediaKeys = ["pause-on-unplug", "private-kinds", "resume-within", "hold-during-calls"]
     /// The keys of `[calls]`.
-    static let callKeys = ["preferences", "detect", "detect-roles", "detect-applications"]
+    static let callKeys = ["preferences", "detect", "detect-roles", "detect-applications", "ringing", "ring-roles", "ring-applications"]
 
     /// The configuration `text` (read from `path`, named in errors) sets; what it leaves out
     /// keeps its default.
@@ -183,6 +183,22 @@ private struct KeyReader {
         if let value = table["preferences"] {
             settings.preferences = PreferenceList(try preferences(value, at: ["calls", "preferences"],
                                                                   example: #"["bluetooth", "wiredHeadset", "earpiece", "speakerphone"]"#))
+        }
+        if let value = table["ringing"] {
+            let key = ["calls", "ringing"]
+            let text = try string(value, at: key)
+            guard let placement = RingingPlacement(rawValue: text) else {
+                let known = RingingPlacement.allCases.map(\.rawValue)
+                let hint = Spelling.closest(to: text, among: known).map { "did you mean \"\($0)\"? " } ?? ""
+                throw error(at: key, "\"\(text)\" is not a ringing placement; \(hint)write \(known.map { "\"\($0)\"" }.joined(separator: ", "))")
+            }
+            settings.ringing = placement
+        }
+        if let roles = table["ring-roles"] {
+            settings.ringRoles = Set(try strings(roles, at: ["calls", "ring-roles"], example: #"["event", "notification"]"#))
+        }
+        if let applications = table["ring-applications"] {
+            settings.ringApplications = Set(try strings(applications, at: ["calls", "ring-applications"], example: #"["gnome-calls"]"#))
         }
         return settings
     }

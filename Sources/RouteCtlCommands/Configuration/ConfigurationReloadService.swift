@@ -18,6 +18,8 @@ struct ConfigurationReloadService: Service {
     let mediaGuard: MediaGuard?
     /// Where lines go.
     let report: @Sendable (String) -> Void
+    /// Ringing, which takes new ``RingingSettings`` at once.
+    var ringing: RingtoneFollower?
 
     func run() async throws {
         var running = startup.configuration
@@ -52,6 +54,8 @@ struct ConfigurationReloadService: Service {
                 mediaGuard?.update(settings)
             case .callPreferences(let list):
                 await manager.setCallPreferences(list)
+            case .ringing(let settings):
+                ringing?.update(settings)
             case .callDetectionNeedsRestart:
                 applied.calls.detects = running.calls.detects
                 applied.calls.detection = running.calls.detection
@@ -81,6 +85,8 @@ enum ReloadPlan {
         case media(MediaSettings)
         /// A new call list.
         case callPreferences(PreferenceList)
+        /// New ringing settings (`[calls]`'s ringing keys, or `[media]`'s private kinds).
+        case ringing(RingingSettings)
         /// Call detection turned on or off, or other rules: it follows streams from start, so
         /// it waits for a restart.
         case callDetectionNeedsRestart
@@ -94,6 +100,7 @@ enum ReloadPlan {
         if loaded.scope != running.scope { steps.append(.scopeNeedsRestart(loaded.scope)) }
         if loaded.media != running.media { steps.append(.media(loaded.media)) }
         if loaded.calls.preferences != running.calls.preferences { steps.append(.callPreferences(loaded.calls.preferences)) }
+        if loaded.ringing != running.ringing { steps.append(.ringing(loaded.ringing)) }
         if loaded.calls.detects != running.calls.detects || loaded.calls.detection != running.calls.detection {
             steps.append(.callDetectionNeedsRestart)
         }

@@ -27,6 +27,25 @@ struct CallSettings: Equatable, Sendable {
     var detection = CallDetectionRule()
     /// The order calls are routed by (`preferences`).
     var preferences = PreferenceList.calls
+    /// Where ringtones and notifications sound while a call rings and a headset is in use
+    /// (`ringing`): on the speaker and the headset at once by default, as Android rings.
+    var ringing = RingingPlacement.both
+    /// The `media.role` values of ring streams (`ring-roles`).
+    var ringRoles: Set<String> = ["event"]
+    /// Applications whose playback rings (`ring-applications`).
+    var ringApplications: Set<String> = []
+}
+
+extension CallSettings {
+    /// What ringing does: the ringing keys, with `privateKinds` (`[media]`'s) as the headsets.
+    func ringingSettings(privateKinds: Set<AudioDeviceKind>) -> RingingSettings {
+        RingingSettings(placement: ringing, roles: ringRoles, applications: ringApplications, privateKinds: privateKinds)
+    }
+}
+
+extension DaemonConfiguration {
+    /// What ringing does: `[calls]`'s ringing keys, with `[media]`'s private kinds as the headsets.
+    var ringing: RingingSettings { calls.ringingSettings(privateKinds: media.privateKinds) }
 }
 
 extension RouteScope {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import MediaControl
 import RouteKit
 
 /// `routectl daemon`'s configuration options: the file, and the scope over it.
@@ -97,6 +98,7 @@ extension DaemonConfiguration {
         if automatic.holdOff > .zero { parts.append("hold-off \(DurationText.text(automatic.holdOff))") }
         if calls.preferences != .calls { parts.append("calls preferring " + calls.preferences.ordered.map(\.description).joined(separator: ", then ")) }
         if !calls.detects { parts.append("call detection off") }
+        if calls.ringing != .both { parts.append("ringing on the \(calls.ringing)") }
         return parts.joined(separator: "; ")
     }
 }

@@ -18,6 +18,8 @@ import Synchronization
 /// then unmutes what it holds, and capture puts the user's volume back.
 final class DaemonContext: ContextControl, Service {
     let mediaGuard: MediaGuard
+    /// Ringtones on the speaker (or the speaker and the headset) while a call rings.
+    let ringing: RingtoneFollower
     private let manager: AudioDeviceManager
     /// Softphones that do not talk to RouteKit, found by their streams; nil when turned off.
     private let callDetector: StreamCallDetector?
@@ -48,6 +50,8 @@ final class DaemonContext: ContextControl, Service {
         callDetector = calls.detects ? StreamCallDetector(server: client, rule: calls.detection, logger: logger) : nil
         mediaGuard = MediaGuard(server: client, manager: manager, players: mpris.map { [$0.players] } ?? [], settings: settings,
                                 logger: logger)
+        ringing = RingtoneFollower(server: client, manager: manager, settings: calls.ringingSettings(privateKinds: settings.privateKinds),
+                                   logger: logger)
         silentMode = SilentModeMonitor(server: client, logger: logger)
         self.screenLock = ScreenLockMonitor(configuration: screenLock, logger: logger)
         capture = VolumeButtonCapture(server: client, logger: logger)
@@ -77,6 +81,7 @@ final class DaemonContext: ContextControl, Service {
         let detected = callDetector?.events()
         let screens = screenLock.changes()
         let silences = silentMode.changes()
+        let rings = ringing.events()
         await cancelWhenGracefulShutdown {
             await withDiscardingTaskGroup { group in
                 group.addTask { await self.mediaGuard.run() }
@@ -84,6 +89,10 @@ final class DaemonContext: ContextControl, Service {
                     group.addTask { await players.run() }
                 }
                 group.addTask { await self.screenLock.run() }
+                group.addTask { await self.ringing.run() }
+                group.addTask {
+                    for await event in rings { self.write("ring: " + TerminalText.escaped(event.description)) }
+                }
                 group.addTask {
                     await self.capture.run(commands: self.captureCommands) { event in self.captured(event) }
                 }
@@ -118,6 +127,7 @@ final class DaemonContext: ContextControl, Service {
                 }
                 group.addTask {
                     for await mode in silences {
+                        if let isSilent = mode.isSilent { self.ringing.update(silent: isSilent) }
                         self.update { $0.silentMode = mode.isSilent.map { $0 ? "silent" : "audible" } ?? "unknown" }
                     }
                 }
