@@ -214,10 +214,23 @@ struct EngineLoop: Sendable {
             }
         }
         clock.lookedUp = .now
+        actions += muteUndone()
         guard !change.isEmpty else { return actions }
         actions += decide(on: change)
         clock.decided = .now
         return actions
+    }
+
+    /// Sources the machine muted that the server shows live again are muted again: a session
+    /// manager restoring its saved state onto a source that just appeared (WirePlumber 0.5
+    /// does), or a request a suspended node dropped. The mute is the call's until it is lifted.
+    private func muteUndone() -> [RouteAction] {
+        let muted = core.withShared { $0.machine.mutedSources }
+        guard !muted.isEmpty else { return [] }
+        let live = Set(tracker.state.sources.values.filter { muted.contains($0.name) && !$0.isMuted }.map(\.name))
+        guard !live.isEmpty else { return [] }
+        logger.debug("muted again", metadata: ["sources": "\(live.sorted())"])
+        return core.machine { $0.microphoneMuteUndone(live) }
     }
 
     /// Tells the machine what `change` did to the devices.

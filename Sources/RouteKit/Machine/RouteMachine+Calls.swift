@@ -161,6 +161,14 @@ extension RouteMachine {
         return Array(actions[..<split]) + mutes + Array(actions[split...]) + unmutes
     }
 
+    /// The server shows `sources` live although the machine muted them (someone restored or
+    /// dropped the mute): they are no longer taken as muted, so that the microphone's mute is
+    /// applied to them again.
+    mutating func microphoneMuteUndone(_ sources: Set<String>) -> [RouteAction] {
+        mutedSources.subtract(sources)
+        return []
+    }
+
     /// A mute request was refused: the source is not taken as muted, so the next input tries again.
     mutating func microphoneMuteFailed(_ source: String, _ failure: SwitchFailure) -> [RouteAction] {
         mutedSources.remove(source)

@@ -104,3 +104,21 @@ struct RouteMachineMicrophoneTests {
         #expect(next.sourceMutes.map(\.source) == [builtIn])
     }
 }
+
+/// A mute undone behind the machine's back (a session manager restoring its saved state onto
+/// a new source) is applied again.
+struct RouteMachineMuteUndoneTests {
+    @Test func aSourceShownLiveAgainIsMutedAgain() {
+        let speaker = MachineDevices.speaker(microphone: true)
+        let source = speaker.input?.deviceName ?? ""
+        var rig = MachineRig([speaker], defaultSink: speaker.sinkName, defaultSource: source)
+        _ = rig.settle(rig.start())
+        _ = rig.settle(rig.handle(.startCall(CallSession(id: "a", state: .active, origin: .application))))
+        #expect(rig.handle(.muteMicrophone(true)).sourceMutes.map(\.source) == [source])
+        let undone = rig.machine.followMicrophone(rig.machine.microphoneMuteUndone([source]))
+        #expect(undone.sourceMutes.map(\.source) == [source])
+        #expect(undone.sourceMutes.map(\.muted) == [true])
+        // A source the machine never muted is left as it is.
+        #expect(rig.machine.followMicrophone(rig.machine.microphoneMuteUndone(["someone_else"])).isEmpty)
+    }
+}
