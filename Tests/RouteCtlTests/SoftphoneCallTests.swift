@@ -34,11 +34,15 @@ struct SoftphoneCallTests {
             var headset = try await server.plugDevice("bt_headset", properties: Self.headset)
             let speakerMic = try #require(speaker.microphone)
             let headsetMic = try #require(headset.microphone)
-            // Both microphones record (the room's silence, from the speaker's monitor), as real ones do.
+            // On PulseAudio both microphones record (the room's silence, from the speaker's
+            // monitor), as real ones do; PipeWire's pipe source gives silence by itself, and
+            // pipewire-pulse 1.4 drops its clients when a pipe source is unloaded while a writer
+            // holds its FIFO (seen in the CI run in the 1.4 root).
             let monitor = speaker.name + ".monitor"
-            let speakerFeed = try await MicrophoneFeed(on: server, microphone: speakerMic, from: monitor)
-            var headsetFeed = try await MicrophoneFeed(on: server, microphone: headsetMic, from: monitor)
-            defer { speakerFeed.stop() }
+            let feeds = kind == .pulseaudio
+            let speakerFeed = feeds ? try await MicrophoneFeed(on: server, microphone: speakerMic, from: monitor) : nil
+            var headsetFeed = feeds ? try await MicrophoneFeed(on: server, microphone: headsetMic, from: monitor) : nil
+            defer { speakerFeed?.stop() }
             // Media plays on the loudspeaker.
             _ = try await server.pactl("set-default-sink", speaker.name)
             _ = try await server.pactl("set-default-source", speakerMic)
@@ -111,7 +115,7 @@ struct SoftphoneCallTests {
                     try await call.waitForCaptureMuted(speakerMic)
                     _ = try await microphoneChanges.next("PropertiesChanged: MicMuted true") { microphoneMuted($0) == .boolean(true) }
                     headset = try await server.plugDevice("bt_headset", properties: Self.headset)
-                    headsetFeed = try await MicrophoneFeed(on: server, microphone: headsetMic, from: monitor)
+                    headsetFeed = feeds ? try await MicrophoneFeed(on: server, microphone: headsetMic, from: monitor) : nil
                     try await call.waitForStreams(on: headset.name, headsetMic)
                     try await call.waitForCaptureMuted(headsetMic)
                     // The speaker's microphone, no longer recorded from, is unmuted.
@@ -138,7 +142,7 @@ struct SoftphoneCallTests {
                     await watching
                 }
                 await signalBus.close()
-                headsetFeed.stop()
+                headsetFeed?.stop()
                 daemon.send(SIGTERM)
                 #expect(try await daemon.exitStatus() == 0, "\(log.lines)")
                 print("\(kind): the daemon said:\n" + log.lines.joined(separator: "\n"))
