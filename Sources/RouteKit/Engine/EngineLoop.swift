@@ -75,7 +75,7 @@ struct EngineLoop: Sendable {
     private func settleUnhandled(_ inputs: [EngineInput]) {
         for case .command(let command, let ticket) in inputs {
             let answer = core.machine { $0.handle(command, now: .now) }
-            for case .refuse(let refusal) in answer { ticket.refuse(refusal) }
+            if let refusal = answer.refusal { ticket.refuse(refusal) }
             ticket.punch()
         }
     }
@@ -146,7 +146,7 @@ struct EngineLoop: Sendable {
         }
         for (command, ticket) in commands {
             let answer = core.machine { $0.handle(command, now: ContinuousClock.now) }
-            for case .refuse(let refusal) in answer { ticket.refuse(refusal) }
+            if let refusal = answer.refusal { ticket.refuse(refusal) }
             actions += answer
             tickets.append(ticket)
         }

@@ -134,7 +134,8 @@ extension RouteMachine {
     /// (before the switch's requests, so that the new source is never live); sources the
     /// machine muted and no longer records from are unmuted. Runs after every input.
     mutating func followMicrophone(_ actions: [RouteAction]) -> [RouteAction] {
-        guard isConnected else { return actions }
+        // Not muted and nothing to unmute: the common case, on every switch's path.
+        guard isConnected, isMicrophoneMuted || !mutedSources.isEmpty || capturesMuted else { return actions }
         guard configuration.isSystemScope else {
             // Application scope: the application's own capture streams, never a whole source
             // another application may record from.
@@ -173,6 +174,14 @@ extension RouteMachine {
     mutating func microphoneMuteFailed(_ source: String, _ failure: SwitchFailure) -> [RouteAction] {
         mutedSources.remove(source)
         return [.emit(.microphoneFailed(source: source, reason: failure))]
+    }
+}
+
+extension Array where Element == RouteAction {
+    /// The refusal among the actions, if the command was refused.
+    var refusal: CommandRefusal? {
+        for case .refuse(let refusal) in self { return refusal }
+        return nil
     }
 }
 

@@ -138,13 +138,7 @@ extension AudioDeviceManager {
 
     /// Hands a command to the loop without waiting (applied at once when not running).
     private func post(_ command: RouteCommand) {
-        core.withShared { shared in
-            guard let inputs = shared.inputs else {
-                _ = shared.machine.handle(command, now: .now)
-                return
-            }
-            inputs.push(.command(command, CommandTicket()))
-        }
+        _ = enqueue(command, CommandTicket())
     }
 
     private static let callCounter = Atomic<Int>(0)

@@ -182,17 +182,20 @@ public final class AudioDeviceManager: Sendable {
     @discardableResult
     func send(_ command: RouteCommand) async -> CommandTicket.Report {
         let ticket = CommandTicket()
-        let refusal = core.withShared { shared -> CommandRefusal?? in
+        guard let answered = enqueue(command, ticket) else { return await ticket.wait() }
+        return CommandTicket.Report(refusal: answered)
+    }
+
+    /// Hands a command to the running loop with `ticket`, or, not running, applies it to the
+    /// machine at once: nil when queued, else the refusal it met (`.some(nil)`: none).
+    func enqueue(_ command: RouteCommand, _ ticket: CommandTicket) -> CommandRefusal?? {
+        core.withShared { shared -> CommandRefusal?? in
             guard let inputs = shared.inputs else {
-                let answer = shared.machine.handle(command, now: .now)
-                for case .refuse(let refusal) in answer { return .some(refusal) }
-                return .some(nil)
+                return .some(shared.machine.handle(command, now: .now).refusal)
             }
             inputs.push(.command(command, ticket))
             return nil
         }
-        if let refusal { return CommandTicket.Report(refusal: refusal) }
-        return await ticket.wait()
     }
 }
 
