@@ -1,6 +1,7 @@
 import Foundation
 import RouteKit
 @testable import RouteCtlCommands
+import TestSupport
 import Testing
 
 /// The daemon's configuration reader given what no person meant to write: 100 000 mutations
@@ -47,21 +48,9 @@ struct ConfigurationFuzzTests {
         "[a.b.c]", "a.b.c = 1", "x = {a = {b = {}}}", "preferences", "scope", "match", "automatic", "hold-off", "[calls]",
     ]
 
-    /// A fixed-seed generator (SplitMix64): the same inputs on every run.
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// `text` with one to four random edits: a fragment inserted, a span deleted or
     /// duplicated, or the text cut short.
-    static func mutate(_ text: String, using generator: inout Generator) -> String {
+    static func mutate(_ text: String, using generator: inout SplitMix64) -> String {
         var scalars = Array(text.unicodeScalars)
         for _ in 0..<Int.random(in: 1...4, using: &generator) {
             let at = scalars.isEmpty ? 0 : Int.random(in: 0...scalars.count, using: &generator)
@@ -105,7 +94,7 @@ struct ConfigurationFuzzTests {
 
     @Test("100 000 mutated configurations are read or refused with a line, never a crash")
     func mutations() {
-        var generator = Generator(state: 18)
+        var generator = SplitMix64(seed: 18)
         var refused = 0
         var failures = 0
         for index in 0..<100_000 {
