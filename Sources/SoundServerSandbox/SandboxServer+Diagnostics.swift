@@ -8,7 +8,8 @@ extension SandboxServer {
     /// Keeps what this sandbox shows now, before its folder goes: every daemon's log, what a
     /// client connecting now sees (`pactl info`, sinks, sources, clients) and, on PipeWire, the
     /// "default" and "settings" metadata (`pw-metadata`) and the graph (`pw-dump`), with `note` (what the test's own,
-    /// long-lived connections saw) in `note.txt`. Returns the folder, or nil when
+    /// long-lived connections saw) in `note.txt`. Each call keeps into a new folder (the
+    /// second one's name ends in `-2`). Returns the folder, or nil when
     /// `ROUTEKIT_SANDBOX_DIAGNOSTICS=0` or nothing could be written.
     ///
     /// ``withServer(_:isolation:_:)`` calls it when its body throws; with
@@ -17,9 +18,16 @@ extension SandboxServer {
     @discardableResult
     public func keepDiagnostics(note: String) async -> String? {
         let environment = ProcessInfo.processInfo.environment
-        guard let folder = SandboxDiagnostics.folder(for: directory, kind: kind, environment: environment),
-              (try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)) != nil
-        else { return nil }
+        guard let base = SandboxDiagnostics.folder(for: directory, kind: kind, environment: environment) else { return nil }
+        // A test may keep a moment of its own first (while its connections are open); each
+        // later one goes beside it, numbered.
+        var folder = base
+        var number = 1
+        while FileManager.default.fileExists(atPath: folder) {
+            number += 1
+            folder = "\(base)-\(number)"
+        }
+        guard (try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)) != nil else { return nil }
         write(note + "\n", to: folder + "/note.txt")
         for snapshot in SandboxDiagnostics.snapshots(for: kind) {
             let tool: String? = switch snapshot.tool {

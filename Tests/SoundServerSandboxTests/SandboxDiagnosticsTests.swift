@@ -41,6 +41,22 @@ import Testing
         }
     }
 
+    @Test func aSecondMomentIsKeptBesideTheFirst() async throws {
+        let folders = try await SandboxServer.withServer(.pulseaudio) { server in
+            (await server.keepDiagnostics(note: "while the connections are open"),
+             await server.keepDiagnostics(note: "after the manager stopped"))
+        }
+        let first = try #require(folders.0)
+        let second = try #require(folders.1)
+        defer {
+            try? FileManager.default.removeItem(atPath: first)
+            try? FileManager.default.removeItem(atPath: second)
+        }
+        #expect(second == first + "-2")
+        #expect(try String(contentsOfFile: first + "/note.txt", encoding: .utf8) == "while the connections are open\n")
+        #expect(try String(contentsOfFile: second + "/note.txt", encoding: .utf8) == "after the manager stopped\n")
+    }
+
     @Test func aPassingBodyKeepsNothing() async throws {
         let directory = Mutex<String?>(nil)
         try await SandboxServer.withServer(.pulseaudio) { server in
