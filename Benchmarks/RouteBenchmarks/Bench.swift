@@ -356,7 +356,7 @@ final class Bench {
     }
 
     /// Records what a signal says about the switcher or the player.
-    private func note(_ signal: Signal) {
+    func note(_ signal: Signal) {
         if tracing {
             let time = format((ContinuousClock.now - Self.processStart).milliseconds)
             switch signal {
@@ -369,7 +369,7 @@ final class Bench {
             if let sink = to?.output?.deviceName { reported.insert(sink) }
         case .route(.switchFailed(let device, let reason)):
             if switchFailures.count < 1000 { switchFailures.append("\(device.id): \(reason)") }
-        case .script(let line):
+        case .script(let line), .floor(let line):
             if line.hasPrefix("switched ") { reported.insert(String(line.dropFirst("switched ".count))) }
             if line.hasPrefix("fell back ") { reported.insert(String(line.dropFirst("fell back ".count))) }
         case .daemon(let line):
@@ -379,7 +379,7 @@ final class Bench {
             }
         case .player(let line):
             playerLines.append(line)
-        case .server, .route:
+        case .server, .route, .outside:
             break
         }
     }
