@@ -23,23 +23,16 @@ protocol Switcher: AnyObject {
 }
 
 /// RouteKit's `AudioDeviceManager` in system scope, with its own connection, preferring
-/// Bluetooth and then the speakerphone unless told otherwise.
+/// Bluetooth and then the speakerphone.
 final class RouteKitSwitcher: Switcher {
     let name = "RouteKit in-process"
     let reportsSwitches = true
     let fallsBack = true
-    /// The manager's preferences, best first.
-    private let preferences: [AudioPreference]
     private var client: PulseClient?
     private var manager: AudioDeviceManager?
     private var forwarding: Task<Void, Never>?
     /// The manager's own timings of every run so far.
     private(set) var collectedTimings: [SwitchTiming] = []
-
-    /// A switcher preferring `preferences`, best first.
-    init(preferences: [AudioPreference] = [.kind(.bluetooth), .kind(.speakerphone)]) {
-        self.preferences = preferences
-    }
 
     /// Connects, starts a manager and forwards its events to the bench.
     func start(_ bench: Bench) async throws {
@@ -47,7 +40,7 @@ final class RouteKitSwitcher: Switcher {
                                                       subscription: .devices),
                                  logger: bench.logger)
         try await client.connect()
-        let manager = AudioDeviceManager(server: client, scope: .system, preferences: preferences,
+        let manager = AudioDeviceManager(server: client, scope: .system, preferences: [.kind(.bluetooth), .kind(.speakerphone)],
                                          logger: bench.logger)
         let events = manager.events()
         let signals = bench.signals
@@ -93,20 +86,12 @@ final class RouteKitSwitcher: Switcher {
 }
 
 /// `routectl daemon` (the release build beside this benchmark), a process of its own as users
-/// run it, preferring Bluetooth and then the speakerphone unless told otherwise. Its `route:`
-/// lines are its reports.
+/// run it, preferring Bluetooth and then the speakerphone. Its `route:` lines are its reports.
 final class DaemonSwitcher: Switcher {
     let name = "RouteKit daemon"
     let reportsSwitches = true
     let fallsBack = true
     private var process: LineEmittingProcess?
-    /// The `--prefer` values, best first.
-    private let preferences: [String]
-
-    /// A daemon started with `--prefer` for each of `preferences`, best first.
-    init(preferences: [String] = ["bluetooth", "speakerphone"]) {
-        self.preferences = preferences
-    }
 
     /// The release `routectl`, beside this benchmark's executable.
     static var executable: String {
@@ -123,7 +108,7 @@ final class DaemonSwitcher: Switcher {
         let signals = bench.signals
         let running = Mutex(false)
         process = try await LineEmittingProcess(
-            executable: Self.executable, arguments: ["daemon"] + preferences.flatMap { ["--prefer", $0] },
+            executable: Self.executable, arguments: ["daemon", "--prefer", "bluetooth", "--prefer", "speakerphone"],
             environment: environment
         ) { _, line in
             if line.hasPrefix("daemon: running") { running.withLock { $0 = true } }

@@ -38,6 +38,7 @@ struct WirePlumberPauseHandOffTests {
             try await PrivateSessionBus.withBus { bus in
                 let daemon = try await SessionBusClients(bus: bus).daemon(["--prefer", "bluetooth"], on: server)
                 let log = daemon.standardError
+                _ = try await log.next("the route on the speaker") { $0.hasPrefix("route: speaker ") }
                 if hasSettings {
                     let line = try await log.next("the hand-off") { $0.hasPrefix("media: WirePlumber's \(Self.key) off") }
                     #expect(line.hasSuffix("(was \(userValue ?? "unset"))"), "\(line)")
@@ -45,6 +46,8 @@ struct WirePlumberPauseHandOffTests {
                 }
                 daemon.send(SIGTERM)
                 #expect(try await daemon.exitStatus() == 0, "\(log.lines)")
+                // It ran until told to stop: no service of its group ended it early.
+                #expect(!log.lines.contains { $0.hasPrefix("Error:") }, "\(log.lines)")
                 // WirePlumber 0.4: nothing to hand off, nothing said.
                 if !hasSettings { #expect(!log.lines.contains { $0.contains(Self.key) }, "\(log.lines)") }
             }

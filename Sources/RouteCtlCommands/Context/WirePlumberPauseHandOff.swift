@@ -21,6 +21,8 @@ struct WirePlumberPauseHandOff: Service {
     let write: @Sendable (String) -> Void
     let logger: Logger
 
+    /// Runs until graceful shutdown whatever happens: a service of the daemon's group that
+    /// returns early ends the whole daemon.
     func run() async throws {
         let before: String?
         do {
@@ -28,9 +30,11 @@ struct WirePlumberPauseHandOff: Service {
             try await settings.set(Self.key, to: "false")
         } catch PipeWireConfiguredDefaults.Failure.noMetadata {
             logger.debug("no WirePlumber 0.5 settings metadata: \(Self.key) left alone")
+            try? await gracefulShutdown()
             return
         } catch {
             write("media: could not turn WirePlumber's \(Self.key) off: \(error)")
+            try? await gracefulShutdown()
             return
         }
         write("media: WirePlumber's \(Self.key) off while RouteKit pauses media (was \(before ?? "unset"))")
