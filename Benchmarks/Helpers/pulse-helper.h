@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 /* Standard input closed or readable: the parent is gone or wants us gone. */
-static void helper_on_input(pa_mainloop_api *api, pa_io_event *event, int fd, pa_io_event_flags_t flags, void *userdata) {
+static inline void helper_on_input(pa_mainloop_api *api, pa_io_event *event, int fd, pa_io_event_flags_t flags, void *userdata) {
     (void)event; (void)flags; (void)userdata;
     char buffer[64];
     if (read(fd, buffer, sizeof buffer) <= 0)
@@ -20,7 +20,7 @@ static void helper_on_input(pa_mainloop_api *api, pa_io_event *event, int fd, pa
 }
 
 /* SIGTERM ends the program cleanly. */
-static void helper_on_signal(pa_mainloop_api *api, pa_signal_event *event, int signal, void *userdata) {
+static inline void helper_on_signal(pa_mainloop_api *api, pa_signal_event *event, int signal, void *userdata) {
     (void)event; (void)signal; (void)userdata;
     api->quit(api, 0);
 }
@@ -34,7 +34,7 @@ static const char *helper_name;
 static pa_mainloop_api *helper_api;
 
 /* Hands the ready connection to the helper; a failed connection ends the program. */
-static void helper_on_state(pa_context *context, void *userdata) {
+static inline void helper_on_state(pa_context *context, void *userdata) {
     pa_mainloop_api *api = userdata;
     switch (pa_context_get_state(context)) {
     case PA_CONTEXT_READY:
@@ -52,7 +52,7 @@ static void helper_on_state(pa_context *context, void *userdata) {
 
 /* Connects as `name` (to $PULSE_SERVER), calls `ready` once connected, and runs the loop
  * until the end; returns the exit status. */
-static int helper_run(const char *name, helper_ready_cb ready) {
+static inline int helper_run(const char *name, helper_ready_cb ready) {
     helper_name = name;
     helper_ready = ready;
     pa_mainloop *mainloop = pa_mainloop_new();
