@@ -130,12 +130,13 @@ struct DaemonCommand: AsyncParsableCommand {
             let client = try await server.connectLongLived(applicationName: "routectl daemon", subscription: subscription,
                                                            logger: logger)
             defer { client.shutdown() }
-            let serverDescription: String
+            let serverInfo: ServerInfo
             do {
-                serverDescription = Self.describe(try await client.serverInfo(), at: client.server)
+                serverInfo = try await client.serverInfo()
             } catch let error as PulseError {
                 throw RouteCtlFailure.requestFailed(error)
             }
+            let serverDescription = Self.describe(serverInfo, at: client.server)
             let manager = AudioDeviceManager(
                 server: client, scope: scope, preferences: await startup.preferences.effective,
                 configuredDefaults: ConfiguredDefaultsSource.reader(server: server.server), logger: logger)
@@ -155,7 +156,13 @@ struct DaemonCommand: AsyncParsableCommand {
             // Shut down in reverse order: the context first (it unmutes what it holds and puts
             // the volume back), routing next (it restores), then the API, which reports the
             // route routing left behind.
+            // RouteKit pauses media here: WirePlumber 0.5.11 and later must not as well.
+            let handOff = media.pausesOnUnplug && mpris != nil && serverInfo.implementation == .pipewire
+                ? ConfiguredDefaultsSource.reader(server: server.server).map {
+                    WirePlumberPauseHandOff(settings: WirePlumberSettings(tool: $0), write: printToStandardError, logger: logger)
+                } : nil
             let services: [any Service] = (api.map { [$0.service] } ?? []) + [routing, context, reload]
+                + (handOff.map { [$0] } ?? [])
             var group = ServiceGroupConfiguration(services: services, gracefulShutdownSignals: [.sigterm, .sigint],
                                                   logger: logger)
             // A stop that hangs (a frozen server) is cancelled rather than waited for forever.
