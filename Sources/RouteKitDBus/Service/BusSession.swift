@@ -89,13 +89,17 @@ public final class BusSession: Sendable {
     func serve(_ driver: EngineDriver, logger: Logger) async -> BusDisconnection? {
         let publisher = StatePublisher(routeKit: routeKit, callAudio: callAudio, driver: driver)
         let clients = BusClients(connection: connection, report: report)
+        let inFlight = CallsInFlight()
         return await withTaskGroup(of: Void.self) { group in
             group.addTask { await clients.follow(driver: driver) }
             if let routeKit {
                 group.addTask {
                     await withDiscardingTaskGroup { calls in
-                        for await call in routeKit.calls {
-                            calls.addTask { await RouteKitCallHandler.answer(call, driver: driver, publisher: publisher, clients: clients) }
+                        for await call in routeKit.calls where inFlight.admit(call) {
+                            calls.addTask {
+                                await RouteKitCallHandler.answer(call, driver: driver, publisher: publisher, clients: clients)
+                                inFlight.finish(call)
+                            }
                         }
                     }
                 }
@@ -103,8 +107,11 @@ public final class BusSession: Sendable {
             if let callAudio {
                 group.addTask {
                     await withDiscardingTaskGroup { calls in
-                        for await call in callAudio.calls {
-                            calls.addTask { await CallAudioCallHandler.answer(call, driver: driver, publisher: publisher) }
+                        for await call in callAudio.calls where inFlight.admit(call) {
+                            calls.addTask {
+                                await CallAudioCallHandler.answer(call, driver: driver, publisher: publisher)
+                                inFlight.finish(call)
+                            }
                         }
                     }
                 }
