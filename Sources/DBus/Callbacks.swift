@@ -66,14 +66,18 @@ func exportedMethodCalled(_ message: OpaquePointer?, _ userdata: UnsafeMutableRa
     let object = Unmanaged<ExportedObjectCore>.fromOpaque(userdata).takeUnretainedValue()
     let member = sd_bus_message_get_member(message).map { String(cString: $0) } ?? ""
     let sender = sd_bus_message_get_sender(message).map { String(cString: $0) }
+    let expectsReply = sd_bus_message_get_expect_reply(message) > 0
+    if expectsReply, let limit = object.callsInFlight, !limit.admit(sender ?? "") {
+        return sd_bus_error_set(error, limit.errorName, limit.message)
+    }
     let arguments: [BusValue]
     do {
         arguments = try MessageReader.readAll(message, limits: .methodCalls)
     } catch let failure {
+        if expectsReply { object.callsInFlight?.finish(sender ?? "") }
         let name = failure.isOverLimit ? BusError.limitsExceededName : BusError.invalidArgumentsName
         return sd_bus_error_set(error, name, "could not \(failure.what)")
     }
-    let expectsReply = sd_bus_message_get_expect_reply(message) > 0
     let held = expectsReply ? object.loop.hold(message) : nil
     object.deliver(member: member, arguments: arguments, sender: sender, heldCall: held)
     // Answered later, from the job BusMethodCall queues.

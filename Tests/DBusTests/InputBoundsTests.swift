@@ -94,4 +94,44 @@ struct InputBoundsTests {
             #expect(try await client.call(EchoInterface.call("Concat", [.string("ab"), .uint32(2)])) == [.string("abab")])
         }
     }
+
+    @Test("a client's calls past its in-flight limit are refused before they are read; another client and a later call go through")
+    func callsInFlight() async throws {
+        try await PrivateSessionBus.withBus { bus in
+            let server = try await BusConnection.open(.address(bus.address))
+            let limit = CallsInFlightLimit(perSender: 2, errorName: "org.routekit.Test.Error.LimitExceeded")
+            let object = try await server.export(EchoInterface.interface, at: EchoInterface.path,
+                                                 properties: EchoInterface.initialProperties, callsInFlight: limit)
+            #expect(try await server.requestName(EchoInterface.busName) == .primaryOwner)
+            let flooding = try await BusConnection.open(.address(bus.address))
+            let other = try await BusConnection.open(.address(bus.address))
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                var calls = object.calls.makeAsyncIterator()
+                for _ in 0..<2 {
+                    group.addTask { _ = try? await flooding.call(EchoInterface.call("Hang", timeout: .seconds(30))) }
+                }
+                let held = [try #require(await calls.next()), try #require(await calls.next())]
+                let refused = await #expect(throws: BusError.self) { try await flooding.call(EchoInterface.call("Echo", [.variant(.uint32(1))])) }
+                #expect(refused?.name == "org.routekit.Test.Error.LimitExceeded")
+                #expect(refused?.message == "at most 2 calls in flight per client; wait for an answer first")
+                // Another client is not held back by the first one's calls.
+                group.addTask { #expect(try await other.call(EchoInterface.call("Echo", [.variant(.uint32(2))])) == [.variant(.uint32(2))]) }
+                let echo = try #require(await calls.next())
+                #expect(echo.member == "Echo" && echo.sender != held[0].sender)
+                echo.reply(echo.arguments)
+                // Once one is answered, the client has room again.
+                held[0].reply([])
+                group.addTask { _ = try await flooding.call(EchoInterface.call("Echo", [.variant(.uint32(3))])) }
+                let again = try #require(await calls.next())
+                #expect(again.arguments == [.variant(.uint32(3))])
+                again.reply(again.arguments)
+                held[1].reply([])
+                try await group.waitForAll()
+                #expect(limit.inFlight(for: held[0].sender ?? "") == 0)
+            }
+            await flooding.close()
+            await other.close()
+            await server.close()
+        }
+    }
 }

@@ -51,13 +51,16 @@ public final class BusSession: Sendable {
         do {
             let state = driver.manager.state
             let muted = await driver.isMicrophoneMuted()
+            // One bound for both objects: a client's calls to either count together.
+            let callsInFlight = RouteKitLimits.callsInFlight()
             var routeKit: ExportedObject? = try await connection.export(
                 RouteKitInterface.interface, at: RouteKitInterface.path,
                 properties: RouteKitProperties.status(state, microphoneMuted: muted)
-                    .merging(ContextProperties.values(for: driver.context.snapshot)) { $1 })
+                    .merging(ContextProperties.values(for: driver.context.snapshot)) { $1 },
+                callsInFlight: callsInFlight)
             var callAudio: ExportedObject? = servesCallAudio ? try await connection.export(
                 CallAudioInterface.interface, at: CallAudioInterface.path,
-                properties: CallAudioProperties.all(state, microphoneMuted: muted)) : nil
+                properties: CallAudioProperties.all(state, microphoneMuted: muted), callsInFlight: callsInFlight) : nil
             for (name, object) in [(RouteKitInterface.name, routeKit), (CallAudioInterface.name, callAudio)] {
                 guard let object else { continue }
                 switch try await connection.requestName(name) {
@@ -89,17 +92,13 @@ public final class BusSession: Sendable {
     func serve(_ driver: EngineDriver, logger: Logger) async -> BusDisconnection? {
         let publisher = StatePublisher(routeKit: routeKit, callAudio: callAudio, driver: driver)
         let clients = BusClients(connection: connection, report: report)
-        let inFlight = CallsInFlight()
         return await withTaskGroup(of: Void.self) { group in
             group.addTask { await clients.follow(driver: driver) }
             if let routeKit {
                 group.addTask {
                     await withDiscardingTaskGroup { calls in
-                        for await call in routeKit.calls where inFlight.admit(call) {
-                            calls.addTask {
-                                await RouteKitCallHandler.answer(call, driver: driver, publisher: publisher, clients: clients)
-                                inFlight.finish(call)
-                            }
+                        for await call in routeKit.calls {
+                            calls.addTask { await RouteKitCallHandler.answer(call, driver: driver, publisher: publisher, clients: clients) }
                         }
                     }
                 }
@@ -107,11 +106,8 @@ public final class BusSession: Sendable {
             if let callAudio {
                 group.addTask {
                     await withDiscardingTaskGroup { calls in
-                        for await call in callAudio.calls where inFlight.admit(call) {
-                            calls.addTask {
-                                await CallAudioCallHandler.answer(call, driver: driver, publisher: publisher)
-                                inFlight.finish(call)
-                            }
+                        for await call in callAudio.calls {
+                            calls.addTask { await CallAudioCallHandler.answer(call, driver: driver, publisher: publisher) }
                         }
                     }
                 }

@@ -12,10 +12,16 @@ public enum RouteKitLimits {
     public static let maximumPreferences = 64
     /// The longest call id a client may give, in characters.
     public static let maximumCallIDLength = 128
-    /// The most calls to the API one client may have waiting for their answer at once.
+    /// The most calls to the API one client may have waiting for their answer at once; past
+    /// them a call is refused on the bus's thread, before it is read.
     public static let maximumCallsInFlightPerClient = 16
     /// The most calls (`OpenCall`) one client may hold open at once.
     public static let maximumOpenCallsPerClient = 8
+
+    /// A new count of calls in flight, for one connection's objects.
+    static func callsInFlight() -> CallsInFlightLimit {
+        CallsInFlightLimit(perSender: maximumCallsInFlightPerClient, errorName: RouteKitInterface.ErrorName.limitExceeded)
+    }
 
     /// `LimitExceeded` with `message`, which names the limit.
     static func exceeded(_ message: String) -> BusError {
