@@ -1,4 +1,5 @@
 import DBus
+import RouteKit
 import RouteKitDBus
 import Testing
 
