@@ -41,9 +41,10 @@ func callReplyReceived(_ message: OpaquePointer?, _ userdata: UnsafeMutableRawPo
         return 0
     }
     do {
-        pending.resolve(.success(try MessageReader.readAll(message)))
+        pending.resolve(.success(try MessageReader.readAll(message, limits: .replies)))
     } catch let failure {
-        pending.resolve(.failure(BusError(errno: -failure.code, doing: "\(failure.what) in the reply to \(pending.label)")))
+        let name = failure.isOverLimit ? BusError.limitsExceededName : BusError.failedName
+        pending.resolve(.failure(BusError(errno: -failure.code, doing: "\(failure.what) in the reply to \(pending.label)", name: name)))
     }
     return 0
 }
@@ -65,13 +66,18 @@ func exportedMethodCalled(_ message: OpaquePointer?, _ userdata: UnsafeMutableRa
     let object = Unmanaged<ExportedObjectCore>.fromOpaque(userdata).takeUnretainedValue()
     let member = sd_bus_message_get_member(message).map { String(cString: $0) } ?? ""
     let sender = sd_bus_message_get_sender(message).map { String(cString: $0) }
+    let expectsReply = sd_bus_message_get_expect_reply(message) > 0
+    if expectsReply, let limit = object.callsInFlight, !limit.admit(sender ?? "") {
+        return sd_bus_error_set(error, limit.errorName, limit.message)
+    }
     let arguments: [BusValue]
     do {
-        arguments = try MessageReader.readAll(message)
+        arguments = try MessageReader.readAll(message, limits: .methodCalls)
     } catch let failure {
-        return sd_bus_error_set(error, BusError.invalidArgumentsName, "could not \(failure.what)")
+        if expectsReply { object.callsInFlight?.finish(sender ?? "") }
+        let name = failure.isOverLimit ? BusError.limitsExceededName : BusError.invalidArgumentsName
+        return sd_bus_error_set(error, name, "could not \(failure.what)")
     }
-    let expectsReply = sd_bus_message_get_expect_reply(message) > 0
     let held = expectsReply ? object.loop.hold(message) : nil
     object.deliver(member: member, arguments: arguments, sender: sender, heldCall: held)
     // Answered later, from the job BusMethodCall queues.
@@ -101,14 +107,20 @@ func exportedObjectSlotDestroyed(_ userdata: UnsafeMutableRawPointer?) {
     object.finishCalls()
 }
 
-/// A signal that matched a subscription. `userdata` is its `MatchCore`.
+/// A signal that matched a subscription. `userdata` is its `MatchCore`. Its header is checked
+/// against the subscription's filter before any argument is read; one refused, or over the
+/// limits, is dropped unread.
 func signalMatched(_ message: OpaquePointer?, _ userdata: UnsafeMutableRawPointer?,
                    _ error: UnsafeMutablePointer<sd_bus_error>?) -> Int32 {
     guard let message, let userdata else { return 0 }
     let match = Unmanaged<MatchCore>.fromOpaque(userdata).takeUnretainedValue()
-    guard let arguments = try? MessageReader.readAll(message) else { return 0 }
+    let sender = sd_bus_message_get_sender(message).map { String(cString: $0) }
+    let signature = sd_bus_message_get_signature(message, 1).map { String(cString: $0) } ?? ""
+    guard match.filter.accepts(signature: signature, sender: sender),
+          let arguments = try? MessageReader.readAll(message, limits: .signals, wantedKeys: match.filter.wantedKeys)
+    else { return 0 }
     match.deliver(BusSignalMessage(
-        sender: sd_bus_message_get_sender(message).map { String(cString: $0) },
+        sender: sender,
         path: sd_bus_message_get_path(message).map { String(cString: $0) } ?? "",
         interface: sd_bus_message_get_interface(message).map { String(cString: $0) } ?? "",
         member: sd_bus_message_get_member(message).map { String(cString: $0) } ?? "",

@@ -39,12 +39,14 @@ public final class MPRISPlayers: MediaPlayerControl {
     let connection: BusConnection
     let logger: Logger
     let callTimeout: Duration
-    let state = PlayersState()
+    let state: PlayersState
     let reader: PlayerReader
     let subscriptions: Mutex<Subscriptions?>
 
-    private init(connection: BusConnection, logger: Logger, callTimeout: Duration, subscriptions: Subscriptions) {
+    private init(connection: BusConnection, logger: Logger, callTimeout: Duration, state: PlayersState,
+                 subscriptions: Subscriptions) {
         self.connection = connection
+        self.state = state
         self.logger = logger
         self.callTimeout = callTimeout
         self.reader = PlayerReader(connection: connection, timeout: callTimeout)
@@ -58,10 +60,14 @@ public final class MPRISPlayers: MediaPlayerControl {
                             callTimeout: Duration = .seconds(5)) async throws -> MPRISPlayers {
         // Subscribed before the names are listed: what changes while they are listed and read
         // waits in these streams, for run(), and nothing is lost between.
+        // A PropertiesChanged is read only when it has its signature and comes from a player's
+        // owner, and only the followed properties in it: anything else is dropped unread.
+        let state = PlayersState()
         let subscriptions = Subscriptions(
-            owners: try await connection.signals(matching: MPRISNames.ownerChangesRule),
-            properties: try await connection.signals(matching: MPRISNames.propertyChangesRule))
-        let players = MPRISPlayers(connection: connection, logger: logger, callTimeout: callTimeout,
+            owners: try await connection.signals(matching: MPRISNames.ownerChangesRule, filter: MPRISNames.ownerChangesFilter),
+            properties: try await connection.signals(matching: MPRISNames.propertyChangesRule,
+                                                     filter: MPRISNames.propertyChangesFilter { state.isOwner($0) }))
+        let players = MPRISPlayers(connection: connection, logger: logger, callTimeout: callTimeout, state: state,
                                    subscriptions: subscriptions)
         let names = try await connection.call(MPRISNames.listNames).first?.stringArrayValue ?? []
         var reads: [PlayerRead] = []

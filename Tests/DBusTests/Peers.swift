@@ -20,7 +20,11 @@ enum EchoInterface {
             BusMethod("Hang"),
         ],
         properties: [BusProperty("Count", .uint32), BusProperty("Label", .string)],
-        signals: [BusSignal("Happened", arguments: [BusArgument("what", .string), BusArgument("count", .uint32)])])
+        signals: [BusSignal("Happened", arguments: [BusArgument("what", .string), BusArgument("count", .uint32)]),
+                  // PropertiesChanged's shape, for the tests of bounds on signals.
+                  BusSignal("Changed", arguments: [BusArgument("interface", .string),
+                                                   BusArgument("changed", .dictionary(key: .string, value: .variant)),
+                                                   BusArgument("invalidated", .array(.string))])])
 
     static let initialProperties: [String: BusValue] = ["Count": .uint32(0), "Label": .string("start")]
 

@@ -45,12 +45,13 @@ public final class BusConnection: Sendable {
 
     /// Serves `interface` at `path` with the initial `properties` (every property needs one
     /// before anyone reads it). Export objects before requesting the bus name, so that clients
-    /// that see the name find them.
-    public func export(_ interface: BusInterface, at path: String,
-                       properties: [String: BusValue]) async throws(BusError) -> ExportedObject {
+    /// that see the name find them. With `callsInFlight`, a client's calls past its limit are
+    /// refused before they are read.
+    public func export(_ interface: BusInterface, at path: String, properties: [String: BusValue],
+                       callsInFlight: CallsInFlightLimit? = nil) async throws(BusError) -> ExportedObject {
         let (calls, continuation) = AsyncStream.makeStream(of: BusMethodCall.self)
         let core = ExportedObjectCore(path: path, interface: interface, properties: properties, loop: loop,
-                                      calls: continuation)
+                                      callsInFlight: callsInFlight, calls: continuation)
         let pending = PendingCall(label: "export \(interface.name) at \(path)")
         let queued = loop.enqueue { loop in
             if let failure = loop.export(core) {

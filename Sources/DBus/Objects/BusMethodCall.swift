@@ -21,10 +21,13 @@ public final class BusMethodCall: Sendable {
     /// The held message's id on the loop; nil when the caller asked for no answer.
     private let heldCall: UInt64?
     private let loop: BusLoop
+    /// The limit this call was counted against until answered, if any.
+    private let counted: CallsInFlightLimit?
     private let answered = Mutex(false)
 
     init(member: String, arguments: [BusValue], sender: String?, path: String, interface: String,
-         heldCall: UInt64?, loop: BusLoop) {
+         heldCall: UInt64?, loop: BusLoop, counted: CallsInFlightLimit? = nil) {
+        self.counted = counted
         self.member = member
         self.arguments = arguments
         self.sender = sender
@@ -49,12 +52,15 @@ public final class BusMethodCall: Sendable {
             defer { answered = true }
             return !answered
         }
-        guard first, let heldCall else { return }
+        guard first else { return }
+        counted?.finish(sender ?? "")
+        guard let heldCall else { return }
         Self.send(result, to: heldCall, on: loop)
     }
 
     deinit {
         guard let heldCall, !answered.withLock({ $0 }) else { return }
+        counted?.finish(sender ?? "")
         Self.send(.failure(.failed("\(interface).\(member) was not answered")), to: heldCall, on: loop)
     }
 

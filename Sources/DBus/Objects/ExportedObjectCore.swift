@@ -8,11 +8,14 @@ final class ExportedObjectCore: Sendable {
     let interface: BusInterface
     let loop: BusLoop
     let vtable: VTable
+    /// The bound on each client's calls waiting for their answer, if any.
+    let callsInFlight: CallsInFlightLimit?
     private let properties: Mutex<[String: BusValue]>
     private let calls: AsyncStream<BusMethodCall>.Continuation
 
     init(path: String, interface: BusInterface, properties: [String: BusValue], loop: BusLoop,
-         calls: AsyncStream<BusMethodCall>.Continuation) {
+         callsInFlight: CallsInFlightLimit? = nil, calls: AsyncStream<BusMethodCall>.Continuation) {
+        self.callsInFlight = callsInFlight
         self.path = path
         self.interface = interface
         self.loop = loop
@@ -42,7 +45,8 @@ final class ExportedObjectCore: Sendable {
     /// more is answered with an error when it is dropped (``BusMethodCall``'s deinit).
     func deliver(member: String, arguments: [BusValue], sender: String?, heldCall: UInt64?) {
         let call = BusMethodCall(member: member, arguments: arguments, sender: sender, path: path,
-                                 interface: interface.name, heldCall: heldCall, loop: loop)
+                                 interface: interface.name, heldCall: heldCall, loop: loop,
+                                 counted: heldCall == nil ? nil : callsInFlight)
         calls.yield(call)
     }
 

@@ -3,9 +3,12 @@ extension BusConnection {
     /// `type='signal',interface='org.freedesktop.DBus.Properties',member='PropertiesChanged'`),
     /// from the moment the bus has installed it, which has happened when this returns. The
     /// stream ends when the connection ends; ending its iteration removes the match.
-    public func signals(matching rule: String) async throws -> AsyncStream<BusSignalMessage> {
+    ///
+    /// `filter` is checked on each signal's header before its arguments are read; a signal it
+    /// refuses, or one over ``BusReadLimits/signals``, is dropped unread.
+    public func signals(matching rule: String, filter: SignalFilter = .any) async throws -> AsyncStream<BusSignalMessage> {
         let (signals, continuation) = AsyncStream.makeStream(of: BusSignalMessage.self, bufferingPolicy: .bufferingNewest(1_024))
-        let match = MatchCore(rule: rule, signals: continuation)
+        let match = MatchCore(rule: rule, filter: filter, signals: continuation)
         let ids = MatchIdentity()
         continuation.onTermination = { [loop] _ in
             loop.enqueue { loop in

@@ -3,10 +3,13 @@
 final class MatchCore: Sendable {
     let rule: String
     let installed: PendingCall
+    /// What is read of each signal, checked before its arguments are.
+    let filter: SignalFilter
     private let signals: AsyncStream<BusSignalMessage>.Continuation
 
-    init(rule: String, signals: AsyncStream<BusSignalMessage>.Continuation) {
+    init(rule: String, filter: SignalFilter, signals: AsyncStream<BusSignalMessage>.Continuation) {
         self.rule = rule
+        self.filter = filter
         self.installed = PendingCall(label: "AddMatch(\(rule))")
         self.signals = signals
     }

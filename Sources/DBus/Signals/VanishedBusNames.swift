@@ -57,6 +57,6 @@ extension BusConnection {
     /// looked at (calls and signals come in separate streams): ``owner(of:)`` on its unique
     /// name answers nil then.
     public func vanishedNames() async throws -> VanishedBusNames {
-        VanishedBusNames(signals: try await signals(matching: VanishedBusNames.matchRule))
+        VanishedBusNames(signals: try await signals(matching: VanishedBusNames.matchRule, filter: SignalFilter(signature: "sss")))
     }
 }

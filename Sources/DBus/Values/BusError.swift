@@ -26,6 +26,8 @@ public struct BusError: Error, Hashable, Sendable, CustomStringConvertible {
     public static let disconnectedName = "org.freedesktop.DBus.Error.Disconnected"
     /// `org.freedesktop.DBus.Error.NameHasNoOwner`.
     public static let nameHasNoOwnerName = "org.freedesktop.DBus.Error.NameHasNoOwner"
+    /// `org.freedesktop.DBus.Error.LimitsExceeded`: a message over ``BusReadLimits``.
+    public static let limitsExceededName = "org.freedesktop.DBus.Error.LimitsExceeded"
     /// `org.freedesktop.DBus.Error.UnknownMethod`.
     public static let unknownMethodName = "org.freedesktop.DBus.Error.UnknownMethod"
 

@@ -28,6 +28,18 @@ enum MPRISNames {
     static let propertyChangesRule = "type='signal',path='/org/mpris/MediaPlayer2',"
         + "interface='org.freedesktop.DBus.Properties',member='PropertiesChanged'"
 
+    /// `NameOwnerChanged`'s shape: anything else is dropped unread.
+    static let ownerChangesFilter = SignalFilter(signature: "sss")
+
+    /// The properties a `PropertiesChanged` is read for; its other entries are skipped unread.
+    static let followedProperties: Set<String> = ["PlaybackStatus", "CanPause", "CanPlay", "Identity"]
+
+    /// `PropertiesChanged`'s shape (`s interface, a{sv} changed, as invalidated`), from a
+    /// sender `isOwner` takes (one that owns a player's name), reading only ``followedProperties``.
+    static func propertyChangesFilter(isOwner: @escaping @Sendable (String) -> Bool) -> SignalFilter {
+        SignalFilter(signature: "sa{sv}as", wantedKeys: followedProperties, acceptsSender: isOwner)
+    }
+
     /// The bus daemon's `ListNames`.
     static let listNames = BusCall(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
                                    interface: "org.freedesktop.DBus", member: "ListNames", timeout: .seconds(10))

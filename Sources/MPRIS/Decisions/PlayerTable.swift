@@ -66,6 +66,12 @@ struct PlayerTable: Sendable {
         entries[name]?.player
     }
 
+    /// Whether the connection `owner` owns an MPRIS name: the only senders whose
+    /// `PropertiesChanged` is read.
+    func isOwner(_ owner: String) -> Bool {
+        entries.values.contains { $0.owner == owner }
+    }
+
     /// Applies `input` and returns what to do.
     mutating func handle(_ input: Input) -> [Action] {
         switch input {

@@ -35,6 +35,12 @@ final class PlayersState: Sendable {
         core.withLock { $0.table.players }
     }
 
+    /// Whether the connection `owner` owns an MPRIS name now (any thread; the bus's asks
+    /// before reading a signal).
+    func isOwner(_ owner: String) -> Bool {
+        core.withLock { $0.table.isOwner(owner) }
+    }
+
     /// The player `name` now, if it is listed.
     func player(named name: String) -> MediaPlayer? {
         core.withLock { $0.table.player(named: name) }

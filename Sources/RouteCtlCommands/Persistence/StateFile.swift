@@ -64,11 +64,22 @@ struct StateFile: Sendable {
         contents.preferences.map { entries in entries.compactMap { try? PreferenceText.read($0) } }
     }
 
-    /// Replaces the file with `contents`, atomically.
+    /// Replaces the file with `contents`, atomically; leaves it as it was, and throws, when
+    /// the next start would refuse what would be written (an entry it cannot read, or more
+    /// than ``SmallTextFile/limit`` bytes).
     func write(_ contents: Contents) throws(AtomicFile.Failure) {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let data = (try? encoder.encode(contents)) ?? Data("{\"version\":1}".utf8)
+        for entry in contents.preferences ?? [] {
+            do { _ = try PreferenceText.read(entry) } catch {
+                throw AtomicFile.Failure(operation: "write \(path)", reason: "the next start could not read the entry \"\(entry.prefix(40))\"")
+            }
+        }
+        guard data.count < SmallTextFile.limit else {
+            throw AtomicFile.Failure(operation: "write \(path)",
+                                     reason: "\(data.count) bytes, more than the next start reads (\(SmallTextFile.limit))")
+        }
         try AtomicFile.write(Array(data) + [0x0A], toPath: path)
     }
 

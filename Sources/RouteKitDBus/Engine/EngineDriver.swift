@@ -56,6 +56,10 @@ public struct EngineDriver: Sendable {
         case .callAudio(let on):
             if on { await manager.activateCallAudio() } else { await manager.deactivateCallAudio() }
         case .openCall(let id, let state):
+            let open = manager.calls.count(where: { $0.origin == owner })
+            guard open < RouteKitLimits.maximumOpenCallsPerClient else {
+                throw RouteKitLimits.exceeded("\(open) calls open: at most \(RouteKitLimits.maximumOpenCallsPerClient) open calls per client")
+            }
             let callID = id.isEmpty ? holds.newCallID() : id
             do {
                 try await manager.startCall(CallSession(id: CallSession.ID(rawValue: callID), state: state, origin: owner,

@@ -27,6 +27,9 @@ public enum RouteKitInterface {
         public static let callExists = "io.github.routekit.RouteKit1.Error.CallExists"
         /// The call belongs to another client: only the client that opened it changes it.
         public static let notOwner = "io.github.routekit.RouteKit1.Error.NotOwner"
+        /// A bound of ``RouteKitLimits`` was passed (too long a name, too many preferences, calls
+        /// in flight or open calls); the message names the limit.
+        public static let limitExceeded = "io.github.routekit.RouteKit1.Error.LimitExceeded"
     }
 
     /// The methods, properties and signals.

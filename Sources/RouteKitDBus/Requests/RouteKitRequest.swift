@@ -47,10 +47,15 @@ public enum RouteKitRequest: Hashable, Sendable {
                                             + "'\(BusSignature.sequence(arguments.map(\.signature)))'")
         }
         switch member {
-        case "Use": return .use(arguments[0].stringValue ?? "")
+        case "Use":
+            let name = arguments[0].stringValue ?? ""
+            try RouteKitLimits.checkName(name, "the device or kind")
+            return .use(name)
         case "ClearSelection": return .clearSelection
         case "SetPreferences":
-            return .setPreferences(try PreferenceEntries.parse(arguments[0].stringArrayValue ?? [], devices: devices))
+            let entries = arguments[0].stringArrayValue ?? []
+            try RouteKitLimits.checkPreferences(entries)
+            return .setPreferences(try PreferenceEntries.parse(entries, devices: devices))
         case "ClearPreferences": return .clearPreferences
         case "StartCall": return .startCall
         case "EndCall": return .endCall
@@ -96,9 +101,6 @@ public enum RouteKitRequest: Hashable, Sendable {
 }
 
 extension RouteKitRequest {
-    /// The longest call id a client may give.
-    static let maximumCallIDLength = 128
-
     /// `ringing`, `active` or `held`; anything else is `InvalidArgs` naming them.
     static func callState(_ text: String) throws(BusError) -> CallState {
         guard let state = CallState(rawValue: text) else {
@@ -107,7 +109,7 @@ extension RouteKitRequest {
         return state
     }
 
-    /// A call id as a client names one: not empty, at most ``maximumCallIDLength`` characters,
+    /// A call id as a client names one: not empty, at most ``RouteKitLimits/maximumCallIDLength`` characters,
     /// without control characters.
     static func callID(_ text: String) throws(BusError) -> String {
         guard !text.isEmpty else { throw BusError.invalidArguments("the call id is empty") }
@@ -115,11 +117,13 @@ extension RouteKitRequest {
         return text
     }
 
-    /// Refuses an id that is too long or holds control characters.
+    /// Refuses an id that is too long (`LimitExceeded`) or holds control characters (`InvalidArgs`).
     static func checkCallID(_ text: String) throws(BusError) {
-        guard text.count <= maximumCallIDLength,
-              !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-            throw BusError.invalidArguments("a call id has at most \(maximumCallIDLength) characters and no control characters")
+        guard text.count <= RouteKitLimits.maximumCallIDLength else {
+            throw RouteKitLimits.exceeded("a call id has at most \(RouteKitLimits.maximumCallIDLength) characters")
+        }
+        guard !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            throw BusError.invalidArguments("a call id has no control characters")
         }
     }
 }

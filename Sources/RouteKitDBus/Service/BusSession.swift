@@ -51,13 +51,16 @@ public final class BusSession: Sendable {
         do {
             let state = driver.manager.state
             let muted = await driver.isMicrophoneMuted()
+            // One bound for both objects: a client's calls to either count together.
+            let callsInFlight = RouteKitLimits.callsInFlight()
             var routeKit: ExportedObject? = try await connection.export(
                 RouteKitInterface.interface, at: RouteKitInterface.path,
                 properties: RouteKitProperties.status(state, microphoneMuted: muted)
-                    .merging(ContextProperties.values(for: driver.context.snapshot)) { $1 })
+                    .merging(ContextProperties.values(for: driver.context.snapshot)) { $1 },
+                callsInFlight: callsInFlight)
             var callAudio: ExportedObject? = servesCallAudio ? try await connection.export(
                 CallAudioInterface.interface, at: CallAudioInterface.path,
-                properties: CallAudioProperties.all(state, microphoneMuted: muted)) : nil
+                properties: CallAudioProperties.all(state, microphoneMuted: muted), callsInFlight: callsInFlight) : nil
             for (name, object) in [(RouteKitInterface.name, routeKit), (CallAudioInterface.name, callAudio)] {
                 guard let object else { continue }
                 switch try await connection.requestName(name) {

@@ -15,7 +15,8 @@ struct LogindWatcher: Sendable {
     func run() async {
         do {
             // Subscribed before asking who owns the name, so that no change in between is lost.
-            let owners = try await connection.signals(matching: MatchRules.ownerChanges(of: LogindCalls.busName))
+            let owners = try await connection.signals(matching: MatchRules.ownerChanges(of: LogindCalls.busName),
+                                                         filter: MatchRules.Filters.ownerChanges)
             let owner = try await connection.owner(of: LogindCalls.busName)
             if owner == nil { logger.info("logind is not on the system bus; waiting for it") }
             await followOwner(of: LogindCalls.busName, changes: owners, startingWith: owner,
@@ -53,7 +54,8 @@ struct LogindWatcher: Sendable {
         let answer = try await connection.call(LogindCalls.session(by: lookup))
         guard let path = answer.first?.stringValue else { throw BusError.failed("\(lookup) answered \(answer)") }
         // Subscribed before reading, so that no change after the read is lost.
-        let changes = try await connection.signals(matching: MatchRules.propertiesChanged(at: path))
+        let changes = try await connection.signals(matching: MatchRules.propertiesChanged(at: path, from: owner),
+                                                      filter: MatchRules.Filters.propertiesChanged(from: owner))
         let read = try await connection.call(LogindCalls.allProperties(at: path))
         guard let properties = read.first?.variantDictionaryValue else { throw BusError.failed("GetAll answered \(read)") }
         var hints = SessionHints(properties: properties)

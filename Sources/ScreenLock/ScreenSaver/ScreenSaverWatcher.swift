@@ -13,7 +13,8 @@ struct ScreenSaverWatcher: Sendable {
 
     func run() async {
         do {
-            let owners = try await connection.signals(matching: MatchRules.ownerChanges(of: service.busName))
+            let owners = try await connection.signals(matching: MatchRules.ownerChanges(of: service.busName),
+                                                         filter: MatchRules.Filters.ownerChanges)
             let owner = try await connection.owner(of: service.busName)
             await followOwner(of: service.busName, changes: owners, startingWith: owner,
                               attach: { owner in await attach(to: owner) },
@@ -27,7 +28,8 @@ struct ScreenSaverWatcher: Sendable {
     private func attach(to owner: String) async {
         do {
             // Subscribed before reading, so that no change after the read is lost.
-            let changes = try await connection.signals(matching: MatchRules.activeChanged(of: service))
+            let changes = try await connection.signals(matching: MatchRules.activeChanged(of: service, from: owner),
+                                                          filter: MatchRules.Filters.activeChanged(from: owner))
             let read = try await connection.call(BusCall(destination: service.busName, path: service.path,
                                                          interface: service.interface, member: "GetActive",
                                                          timeout: .seconds(10)))

@@ -1,0 +1,259 @@
+"""The figures of Docs/Reliability.md, "Bounds on D-Bus input", measured on `routectl daemon`.
+
+Run by scripts/reliability/dbus-bounds inside a sandboxed sound server (PULSE_SERVER set).
+Starts a private dbus-daemon with the limits of Debian's session bus (messages of up to
+1 GB), the daemon on it, and then, from ordinary clients:
+  - a 64 MiB PropertiesChanged from an MPRIS player the daemon follows (PlaybackStatus a
+    64 MiB byte array), and one from a client that owns no player name;
+  - a 64 MiB method argument (Use with a 64 MiB string, SetPreferences with one entry);
+  - 10 000 calls from one client at once, and 100 clients at once;
+printing the daemon's resident memory (VmRSS) before and after each, the time until the
+daemon answers the next call (so the oversized message is behind it), and Status's answer
+time from another client during the floods. Exits non-zero when a bound is missed.
+Usage: dbus_bounds.py ROUTECTL
+"""
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+import dbus
+import dbus.lowlevel
+import dbus.service
+from dbus.mainloop.glib import DBusGMainLoop, threads_init
+from gi.repository import GLib
+
+threads_init()
+
+NAME = 'io.github.routekit.RouteKit1'
+PATH = '/io/github/routekit/RouteKit1'
+MIB = 1 << 20
+BUS_CONFIG = """<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+ "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+<busconfig>
+  <type>session</type>
+  <listen>unix:path={socket}</listen>
+  <auth>EXTERNAL</auth>
+  <policy context="default"><allow send_destination="*"/><allow receive_sender="*"/><allow own="*"/></policy>
+  <limit name="max_incoming_bytes">1000000000</limit>
+  <limit name="max_outgoing_bytes">1000000000</limit>
+  <limit name="max_message_size">1000000000</limit>
+  <limit name="max_replies_per_connection">50000</limit>
+  <limit name="max_connections_per_user">100000</limit>
+  <limit name="max_pending_service_starts">10000</limit>
+</busconfig>
+"""
+failures = []
+
+
+def rss_kib(pid):
+    with open(f'/proc/{pid}/status') as status:
+        for line in status:
+            if line.startswith('VmRSS:'):
+                return int(line.split()[1])
+    return 0
+
+
+def call(bus, member, *arguments, signature=None, timeout=30):
+    proxy = bus.get_object(NAME, PATH, introspect=False)
+    return proxy.get_dbus_method(member, NAME)(*arguments, signature=signature, timeout=timeout)
+
+
+def status_ms(bus):
+    start = time.monotonic()
+    call(bus, 'Status')
+    return (time.monotonic() - start) * 1000
+
+
+def check(what, ok, figure):
+    print(f'  {"ok  " if ok else "FAIL"} {what}: {figure}', flush=True)
+    if not ok:
+        failures.append(what)
+
+
+class Player(dbus.service.Object):
+    """A minimal MPRIS player, served from the GLib loop's thread, so that the daemon follows
+    its signals; `read` is set once the daemon has read it."""
+
+    def __init__(self, bus):
+        super().__init__(bus, '/org/mpris/MediaPlayer2')
+        self.read = threading.Event()
+        self.bus_name = dbus.service.BusName('org.mpris.MediaPlayer2.bounds', bus)
+
+    @dbus.service.method('org.freedesktop.DBus.Properties', in_signature='ss', out_signature='v')
+    def Get(self, interface, name):
+        return dbus.String('Bounds Player') if name == 'Identity' else self.GetAll(interface)[name]
+
+    @dbus.service.method('org.freedesktop.DBus.Properties', in_signature='s', out_signature='a{sv}')
+    def GetAll(self, interface):
+        self.read.set()
+        return dbus.Dictionary({'PlaybackStatus': 'Stopped', 'CanPause': True, 'CanPlay': True}, signature='sv')
+
+
+def invalidation():
+    """A PropertiesChanged that only invalidates PlaybackStatus: the daemon reads the player again."""
+    message = dbus.lowlevel.SignalMessage('/org/mpris/MediaPlayer2', 'org.freedesktop.DBus.Properties', 'PropertiesChanged')
+    message.append('org.mpris.MediaPlayer2.Player', dbus.Dictionary({}, signature='sv'),
+                   dbus.Array(['PlaybackStatus'], signature='s'), signature='sa{sv}as')
+    return message
+
+
+def oversized_signal(bus, player, daemon, label):
+    """Sends the 64 MiB signal from `bus`, then has the player announce a change that the
+    daemon answers by reading it: the daemon reads the two in order on its MPRIS connection,
+    so once it reads the player the big signal is behind it."""
+    # An array holds at most 64 MiB (the D-Bus limit), and the dictionary around it too.
+    big = dbus.ByteArray(b'\0' * (64 * MIB - 4096))
+    message = dbus.lowlevel.SignalMessage('/org/mpris/MediaPlayer2', 'org.freedesktop.DBus.Properties', 'PropertiesChanged')
+    message.append('org.mpris.MediaPlayer2.Player', dbus.Dictionary({'PlaybackStatus': big}, signature='sv'),
+                   dbus.Array([], signature='s'), signature='sa{sv}as')
+    del big
+    before = rss_kib(daemon.pid)
+    player.read.clear()
+    start = time.monotonic()
+    bus.send_message(message)
+    # The bus has routed it once it answers the sender's next call.
+    bus.get_object('org.freedesktop.DBus', '/org/freedesktop/DBus').GetId(dbus_interface='org.freedesktop.DBus')
+    routed = (time.monotonic() - start) * 1000
+    player.connection.send_message(invalidation())
+    player.connection.flush()
+    read = player.read.wait(10)
+    elapsed = (time.monotonic() - start) * 1000
+    after = rss_kib(daemon.pid)
+    check(f'64 MiB PropertiesChanged {label}: RSS change under 5 MB', after - before < 5000,
+          f'{before} KiB -> {after} KiB ({(after - before) / 1024:+.1f} MiB)')
+    check(f'64 MiB PropertiesChanged {label}: dropped, the next signal read within 100 ms of the bus routing it',
+          read and elapsed - routed < 100,
+          f'{elapsed - routed:.0f} ms (the client and the bus took {routed:.0f} ms to send and route it)'
+          if read else 'the next signal was never read')
+
+
+def transfer_ms(bus, argument, signature):
+    """How long the client and the bus take to carry the same call to no one: the bus answers
+    ServiceUnknown once it has read the whole message."""
+    start = time.monotonic()
+    try:
+        bus.call_blocking('org.routekit.Nobody', PATH, NAME, 'Use', signature, [argument], timeout=30)
+    except dbus.DBusException:
+        pass
+    return (time.monotonic() - start) * 1000
+
+
+def oversized_argument(bus, daemon, member, signature, argument):
+    carried = transfer_ms(bus, argument, signature)
+    before = rss_kib(daemon.pid)
+    start = time.monotonic()
+    try:
+        call(bus, member, argument, signature=signature)
+        error = 'no error'
+    except dbus.DBusException as failure:
+        error = f'{failure.get_dbus_name()}: {failure.get_dbus_message()}'
+    elapsed = (time.monotonic() - start) * 1000
+    after = rss_kib(daemon.pid)
+    print(f'    answer: {error}')
+    check(f'64 MiB argument to {member}: refused', 'LimitsExceeded' in error, error.split(':')[0])
+    check(f'64 MiB argument to {member}: RSS change under 5 MB', after - before < 5000,
+          f'{before} KiB -> {after} KiB ({(after - before) / 1024:+.1f} MiB)')
+    check(f'64 MiB argument to {member}: answered within 100 ms more than the bus takes to carry it',
+          elapsed - carried < 100, f'{elapsed:.0f} ms; carried to no one: {carried:.0f} ms')
+
+
+def send_without_waiting(bus, count):
+    for _ in range(count):
+        message = dbus.lowlevel.MethodCallMessage(NAME, PATH, NAME, 'Status')
+        bus.send_message(message)
+    bus.flush()
+
+
+def status_during(bus, seconds):
+    """Status's answer times from `bus` for `seconds`, in ms."""
+    times = []
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        times.append(status_ms(bus))
+    return times
+
+
+def main():
+    routectl = sys.argv[1]
+    directory = tempfile.mkdtemp(prefix='routekit-dbus-bounds.')
+    socket = os.path.join(directory, 'bus')
+    with open(os.path.join(directory, 'bus.conf'), 'w') as config:
+        config.write(BUS_CONFIG.format(socket=socket))
+    bus_daemon = subprocess.Popen(['dbus-daemon', '--config-file', os.path.join(directory, 'bus.conf'), '--nofork',
+                                   '--print-address'], stdout=subprocess.PIPE, text=True)
+    address = bus_daemon.stdout.readline().strip()
+    environment = dict(os.environ, DBUS_SESSION_BUS_ADDRESS=address, XDG_STATE_HOME=directory,
+                       XDG_CONFIG_HOME=directory)
+    daemon = subprocess.Popen([routectl, 'daemon', '--prefer', 'bluetooth', '--prefer', 'speakerphone'],
+                              env=environment, stderr=subprocess.PIPE, text=True)
+    lines = []
+
+    def read_lines():
+        for line in daemon.stderr:
+            lines.append(line.rstrip('\n'))
+    threading.Thread(target=read_lines, daemon=True).start()
+    try:
+        for _ in range(300):
+            if any(line.startswith('dbus: serving') for line in lines):
+                break
+            time.sleep(0.1)
+        else:
+            raise SystemExit(f'the daemon did not serve the API: {lines}')
+        os.environ['DBUS_SESSION_BUS_ADDRESS'] = address
+        observer = dbus.bus.BusConnection(address)
+        for _ in range(5):
+            status_ms(observer)  # warm up
+        print(f'daemon pid {daemon.pid}, RSS {rss_kib(daemon.pid)} KiB; Status answers in '
+              f'{min(status_during(observer, 0.5)):.1f} ms at rest', flush=True)
+
+        print('== a 64 MiB signal', flush=True)
+        player_bus = dbus.bus.BusConnection(address, mainloop=DBusGMainLoop())
+        player = Player(player_bus)
+        threading.Thread(target=GLib.MainLoop().run, daemon=True).start()
+        if not player.read.wait(10):
+            raise SystemExit('the daemon did not read the player')
+        stranger = dbus.bus.BusConnection(address)
+        oversized_signal(stranger, player, daemon, 'from a client that owns no player name')
+        oversized_signal(player_bus, player, daemon, 'from a player the daemon follows')
+
+        print('== a 64 MiB method argument', flush=True)
+        oversized_argument(stranger, daemon, 'Use', 's', 'x' * (64 * MIB))
+        oversized_argument(stranger, daemon, 'SetPreferences', 'as', ['x' * (64 * MIB - 4096)])
+
+        print('== 10 000 calls from one client at once', flush=True)
+        before = rss_kib(daemon.pid)
+        flooding = dbus.bus.BusConnection(address)
+        send_without_waiting(flooding, 10000)
+        times = status_during(observer, 2.0)
+        check('Status from another client during 10 000 calls: answered within 50 ms', max(times) < 50,
+              f'{len(times)} answers, median {sorted(times)[len(times) // 2]:.1f} ms, slowest {max(times):.1f} ms')
+        print(f'    RSS {before} KiB -> {rss_kib(daemon.pid)} KiB')
+        flooding.close()
+
+        print('== 100 clients at once', flush=True)
+        crowd = [dbus.bus.BusConnection(address) for _ in range(100)]
+        for client in crowd:
+            send_without_waiting(client, 20)
+        times = status_during(observer, 2.0)
+        check('Status from another client while 100 clients call: answered within 50 ms', max(times) < 50,
+              f'{len(times)} answers, median {sorted(times)[len(times) // 2]:.1f} ms, slowest {max(times):.1f} ms')
+        for client in crowd:
+            client.close()
+        print(f'daemon RSS at the end {rss_kib(daemon.pid)} KiB', flush=True)
+    finally:
+        daemon.terminate()
+        daemon.wait(10)
+        bus_daemon.terminate()
+        bus_daemon.wait(10)
+    refused = [line for line in lines if 'limit' in line.lower()]
+    if refused:
+        print('daemon lines about limits:', *refused[:5], sep='\n    ')
+    print(f'{len(failures)} bounds missed' if failures else 'every bound held')
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == '__main__':
+    main()
