@@ -275,4 +275,37 @@ struct PastedLayoutDumpTests {
         #expect(sink.ports.map(\.name) == ["headset-output"] && sink.activePortName == "headset-output")
         #expect(dump.devices.map(\.kind) == [.bluetooth])
     }
+
+    @Test("a property list pasted alone is the card, sink or source its own keys name")
+    func propertyListWithoutHeading() throws {
+        // Corpus file 74 (a Bluetooth card) and file 58 (a Bluetooth source), each cut to the
+        // lines of its property list, as a paste that starts below `Properties:` holds them.
+        let card = """
+            \t\tdevice.api = "bluez5"
+            \t\tdevice.bus = "bluetooth"
+            \t\tmedia.class = "Audio/Device"
+            \t\tdevice.name = "bluez_card.XX_XX_XX_XX_XX_XX"
+            \t\tdevice.description = "Teufel REAL BLUE PRO"
+            """
+        let cards = try ServerDump.parse(card).cards
+        #expect(cards.map(\.name) == ["bluez_card.XX_XX_XX_XX_XX_XX"])
+        let listed = try #require(cards.first)
+        #expect(DeviceClassifier.classify(ClassificationEvidence(card: listed)) == .bluetooth)
+
+        let source = """
+            \t\tapi.bluez5.address = "58:FC:C6:0D:62:0D"
+            \t\tapi.bluez5.profile = "headset-head-unit"
+            \t\tdevice.description = "TOZO-T9"
+            \t\tnode.name = "bluez_input.58_FC_C6_0D_62_0D.0"
+            \t\tdevice.api = "bluez5"
+            \t\tmedia.class = "Audio/Source"
+            \t\tdevice.bus = "bluetooth"
+            \t\tdevice.form_factor = "headset"
+            \t\tdevice.name = "bluez_card.58_FC_C6_0D_62_0D"
+            """
+        let dump = try ServerDump.parse(source)
+        #expect(dump.cards.isEmpty)
+        #expect(dump.sources.map(\.name) == ["bluez_input.58_FC_C6_0D_62_0D.0"])
+        #expect(dump.sources.first?.description == "TOZO-T9")
+    }
 }
