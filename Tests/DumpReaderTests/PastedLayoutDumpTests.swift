@@ -275,4 +275,31 @@ struct PastedLayoutDumpTests {
         #expect(sink.ports.map(\.name) == ["headset-output"] && sink.activePortName == "headset-output")
         #expect(dump.devices.map(\.kind) == [.bluetooth])
     }
+
+    @Test("a property list pasted alone is the card, sink or source its own keys name")
+    func propertyListWithoutHeading() throws {
+        // Corpus file 74 (a Bluetooth card) and file 58 (a Bluetooth source), each cut to some
+        // lines of its property list, as a paste that starts below `Properties:` holds them.
+        let cards = try Self.propertyList([
+            #"device.api = "bluez5""#, #"device.bus = "bluetooth""#, #"media.class = "Audio/Device""#,
+            #"device.name = "bluez_card.XX_XX_XX_XX_XX_XX""#, #"device.description = "Teufel REAL BLUE PRO""#,
+        ]).cards
+        #expect(cards.map(\.name) == ["bluez_card.XX_XX_XX_XX_XX_XX"])
+        let listed = try #require(cards.first)
+        #expect(DeviceClassifier.classify(ClassificationEvidence(card: listed)) == .bluetooth)
+
+        let dump = try Self.propertyList([
+            #"device.description = "TOZO-T9""#, #"node.name = "bluez_input.58_FC_C6_0D_62_0D.0""#,
+            #"media.class = "Audio/Source""#, #"device.bus = "bluetooth""#,
+            #"device.name = "bluez_card.58_FC_C6_0D_62_0D""#,
+        ])
+        #expect(dump.cards.isEmpty)
+        #expect(dump.sources.map(\.name) == ["bluez_input.58_FC_C6_0D_62_0D.0"])
+        #expect(dump.sources.first?.description == "TOZO-T9")
+    }
+
+    /// `properties` as `pactl` prints them under `Properties:`, two tabs in, parsed alone.
+    private static func propertyList(_ properties: [String]) throws -> ServerDump {
+        try ServerDump.parse(properties.map { "\t\t" + $0 }.joined(separator: "\n"))
+    }
 }

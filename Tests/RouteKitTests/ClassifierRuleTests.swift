@@ -182,6 +182,21 @@ struct ClassifierRuleTests {
         #expect(kind(direction: .input, laptop, port: "[In] FrontMic") == .speakerphone)
     }
 
+    @Test("the two options of a codec's Mic Select are its microphone jacks")
+    func micSelectOptions() {
+        // Corpus file 149 (PulseAudio 0.9.21): a desktop's capture source whose ports are the
+        // Mic Select options Mic1 and Mic2, both `input-microphone`, numbered; no availability.
+        let desktop = ["device.bus": "pci", "device.api": "alsa", "device.form_factor": "internal",
+                       "alsa.card_name": "HDA Intel", "alsa.name": "ALC888 Analog"]
+        #expect(kind(direction: .input, desktop, port: "input-microphone-1") == .wiredHeadset)
+        #expect(kind(direction: .input, desktop, port: "input-microphone-2") == .wiredHeadset)
+        #expect(kind(direction: .input, desktop, port: "input-linein") != .wiredHeadset)
+        // A later PulseAudio keeps the option after the path's name.
+        #expect(kind(direction: .input, desktop, port: "analog-input;input-microphone") == .wiredHeadset)
+        // A microphone named after something else stays where the other rules put it.
+        #expect(kind(direction: .input, desktop, port: "input-microphone-internal") == .speakerphone)
+    }
+
     @Test("an aux input is a line-level input")
     func auxInput() {
         // Corpus file 99: `analog-input-aux: Analog Input`.

@@ -56,12 +56,18 @@ enum BlockKinds {
         if fields.monitorSource != nil {
             return .sink
         }
-        guard let name = fields.name else { return nil }
+        guard let name = fields.name ?? propertyName(block) else { return nil }
         if name.hasSuffix(".monitor") { return .source }
         for (prefixes, kind) in namePrefixes where prefixes.contains(where: name.hasPrefix) {
             return kind
         }
         return nil
+    }
+
+    /// The name a block's own properties give (`node.name` of a sink or source, `device.name`
+    /// of a card), for a block pasted without its `Name:` line.
+    static func propertyName(_ block: RawBlock) -> String? {
+        block.properties["node.name"] ?? block.properties["device.name"]
     }
 
     /// The name prefixes PulseAudio and PipeWire give their devices.

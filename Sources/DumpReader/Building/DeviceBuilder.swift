@@ -63,13 +63,13 @@ enum DeviceBuilder {
         return DumpValues.index(value)
     }
 
-    /// The block's name; nil for a block without heading or name.
+    /// The block's name; for a block without heading or name, the one its properties give, if any.
     /// - Throws: a ``DumpParseError`` when a block with a heading has contents but no name.
     private static func name(_ block: RawBlock, _ fields: BlockFields) throws(DumpParseError) -> String? {
         if let name = fields.name, !name.isEmpty {
             return name
         }
-        guard let heading = block.heading, block.hasContent else { return nil }
+        guard let heading = block.heading, block.hasContent else { return BlockKinds.propertyName(block) }
         throw DumpParseError(line: block.line, message: "\(heading) has no name")
     }
 

@@ -145,6 +145,12 @@ struct TextScanner {
         case .sectionHeader(let label) where [.profiles, .ports].contains(PactlVocabulary.field(label)):
             start(RawBlock(format: .pactl, declaredKind: .unknown, line: line.number), at: line)
             readBlockLine(line, shape: shape, continuing: nil)
+        case .property:
+            // A property list pasted alone (the `Properties:` of a card, sink or source, or
+            // `wpctl inspect` lines without their `id` line): one block, which the keys it
+            // holds (`media.class`, `node.name`, `device.name`) name and place.
+            start(RawBlock(format: .pactl, declaredKind: listKind ?? .unknown, line: line.number), at: line)
+            readBlockLine(line, shape: shape, continuing: nil)
         default:
             break
         }

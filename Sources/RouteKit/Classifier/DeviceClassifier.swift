@@ -25,7 +25,8 @@ import PulseAudio
 /// 7. `device.form_factor`.
 /// 8. Port names that name a role (`speaker`, `mic`), with the jack's detectability: a
 ///    microphone whose availability is known, or on one of ACP's jack paths
-///    (`analog-input-mic`, `-front-mic`, `-rear-mic`, `-dock`), is on a jack.
+///    (`analog-input-mic`, `-front-mic`, `-rear-mic`, `-dock`) or a `Mic Select` option
+///    (`input-microphone-1`, `-2`), is on a jack.
 /// 9. Raw interface channels (PipeWire's Pro Audio profile, UCM's `Direct` device) are
 ///    ``AudioDeviceKind/external``: studio outputs and inputs, no person's device.
 /// 10. `device.bus` (a USB output with nothing more specific is a headset or headphone amplifier).
@@ -331,8 +332,21 @@ private struct Facts {
            port == "analog-input-mic" || port == "analog-input-microphone" || port.containsAny("front", "rear", "dock") {
             return .wiredHeadset
         }
+        if let port = evidence.portName?.lowercased(), Self.isMicSelectOption(port) { return .wiredHeadset }
         if evidence.availability != .unknown || evidence.availabilityGroup != nil { return .wiredHeadset }
         return .speakerphone
+    }
+
+    /// Whether `port` is one of the options of a codec's `Mic Select` (AC'97 codecs and the HDA
+    /// codecs that kept it): PulseAudio calls both `Mic1` and `Mic2` `input-microphone`, and
+    /// PulseAudio 0.9 numbered them as ports of their own (`input-microphone-1`, `-2`). They
+    /// choose between the codec's two microphone jacks.
+    static func isMicSelectOption(_ port: String) -> Bool {
+        port.split(separator: ";").contains { part in
+            guard part.hasPrefix("input-microphone") else { return false }
+            let rest = part.dropFirst("input-microphone".count)
+            return rest.isEmpty || (rest.first == "-" && rest.count > 1 && rest.dropFirst().allSatisfy { $0.isASCII && $0.isNumber })
+        }
     }
 }
 
