@@ -75,28 +75,29 @@ final class LineWriter: @unchecked Sendable {
                 }
             }
             entry = next
-            written = writeFully(next.text)
+            written = writeAll(next.text, to: descriptor)
         }
     }
+}
 
-    /// Writes all of `text`, retrying after signals; false when the descriptor refuses it
-    /// (closed, or a pipe whose reader has gone: EPIPE, as SIGPIPE is ignored).
-    private func writeFully(_ text: String) -> Bool {
-        let bytes = Array(text.utf8)
-        return bytes.withUnsafeBytes { buffer in
-            guard let start = buffer.baseAddress else { return true }
-            var offset = 0
-            while offset < buffer.count {
-                let count = Glibc.write(descriptor, start + offset, buffer.count - offset)
-                if count > 0 {
-                    offset += count
-                } else if count < 0 && errno == EINTR {
-                    continue
-                } else {
-                    return false
-                }
+/// Writes all of `text` to `descriptor` at once (no stdio buffer), retrying after signals;
+/// false when the descriptor refuses it (closed, or a pipe whose reader has gone: EPIPE, as
+/// SIGPIPE is ignored).
+func writeAll(_ text: String, to descriptor: Int32) -> Bool {
+    let bytes = Array(text.utf8)
+    return bytes.withUnsafeBytes { buffer in
+        guard let start = buffer.baseAddress else { return true }
+        var offset = 0
+        while offset < buffer.count {
+            let count = write(descriptor, start + offset, buffer.count - offset)
+            if count > 0 {
+                offset += count
+            } else if count < 0 && errno == EINTR {
+                continue
+            } else {
+                return false
             }
-            return true
         }
+        return true
     }
 }
