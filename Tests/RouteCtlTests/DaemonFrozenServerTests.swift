@@ -49,7 +49,7 @@ struct DaemonFrozenServerTests {
             let stopped = sent.duration(to: clock.now)
             #expect(status == 0, "\(daemon.standardError.lines)")
             #expect(stopped < Self.stopBound, "stopping took \(stopped): \(daemon.standardError.lines.suffix(8))")
-            print("figure: \(kind) frozen server, SIGTERM to exit: \(stopped)")
+            FaultDrill.figure("server-freeze \(kind) SIGTERM to exit", "\(stopped)")
             try server.thaw()
             await observer.close()
         }

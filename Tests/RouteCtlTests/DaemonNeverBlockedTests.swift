@@ -55,7 +55,7 @@ struct DaemonNeverBlockedTests {
                 let stopped = sent.duration(to: clock.now)
                 #expect(stopped < Self.stopBound, "stopping took \(stopped)")
                 try await ServerObservation.waitForDefaultSink("virtual_out", on: server)
-                print("fault-figure: never-blocked \(kind): Status \(answered), SIGTERM to exit \(stopped)")
+                FaultDrill.figure("never-blocked \(kind)", "Status \(answered), SIGTERM to exit \(stopped)")
                 await observer.close()
             }
         }
