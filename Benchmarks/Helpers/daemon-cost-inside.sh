@@ -2,7 +2,7 @@
 # The inside of Benchmarks/daemon-cost.sh: runs within routekit-sandbox (PULSE_SERVER set) and
 # a private session bus (DBUS_SESSION_BUS_ADDRESS set). Prints one line a measurement.
 set -euo pipefail
-bin=$ROUTEKIT_BIN
+routectl=$ROUTEKIT_ROUTECTL
 idle=$ROUTEKIT_IDLE
 changes=$ROUTEKIT_CHANGES
 work=$(mktemp -d)
@@ -27,9 +27,10 @@ switches() { { cat /proc/"$1"/task/*/status 2>/dev/null || true; } | awk '/ctxt_
 ticks() { awk '{ print $14 + $15 }' /proc/"$1"/stat; }
 rss_kb() { { cat /proc/"$1"/smaps_rollup 2>/dev/null || true; } | awk '/^Rss:/ { n = $2 } END { print n + 0 }'; }
 dirty_kb() { { cat /proc/"$1"/smaps_rollup 2>/dev/null || true; } | awk '/^Private_Dirty:/ { n = $2 } END { print n + 0 }'; }
+mb() { awk -v k="$1" 'BEGIN { printf "%.1f", k / 1024 }'; }
 hz=$(getconf CLK_TCK)
 
-"$bin/routectl" daemon --prefer bluetooth --prefer speakerphone 2>"$work/daemon.log" &
+"$routectl" daemon --prefer bluetooth --prefer speakerphone 2>"$work/daemon.log" &
 daemon=$!
 pids+=("$daemon")
 # In a process group of its own, so that its pactl and subshells can be counted together.
@@ -79,7 +80,7 @@ counting+=($!)
 wait "${counting[@]}"
 for name in "${!watched[@]}"; do
     pid=${watched[$name]}
-    echo "$name: $(cat "$work/$name.count") wake-ups, $(( $(rss_kb "$pid") / 1024 )) MB resident, $(( $(dirty_kb "$pid") / 1024 )) MB private dirty"
+    echo "$name: $(cat "$work/$name.count") wake-ups, $(mb "$(rss_kb "$pid")") MB resident, $(mb "$(dirty_kb "$pid")") MB private dirty"
 done
 script_rss=0; script_dirty=0
 for pid in ${group//,/ }; do
@@ -108,6 +109,16 @@ sleep 1
 routes=$(( $(grep -c "^route:" "$work/daemon.log" || true) - start_routes ))
 cpu_ms=$(( ($(ticks "$daemon") - start_ticks) * 1000 / hz ))
 echo "routectl daemon: ${cpu_ms} ms CPU over ${routes} route changes: $(awk -v c="$cpu_ms" -v r="$routes" 'BEGIN { printf "%.2f", (r ? c / r : 0) }') ms each (clock ticks of 1000/${hz} ms)"
+
+echo "== memory after ${routes} route changes, per process: resident, private dirty"
+for name in "${!watched[@]}"; do
+    pid=${watched[$name]}
+    if kill -0 "$pid" 2>/dev/null; then
+        echo "$name: $(mb "$(rss_kb "$pid")") MB resident, $(mb "$(dirty_kb "$pid")") MB private dirty"
+    else
+        echo "$name: gone"
+    fi
+done
 
 echo "== D-Bus: Use(s) round trip, from the call to the reply (the daemon replies once the server confirmed the switch)"
 /usr/bin/python3 - "$changes" <<'PYTHON'

@@ -14,9 +14,7 @@
  * reaches end of file (its parent went away), when the connection fails, or on SIGTERM.
  * The benchmark compiles it with `cc -O2 stream-player.c -lpulse` at run time.
  */
-#include <pulse/pulseaudio.h>
-#include <signal.h>
-#include <stdio.h>
+#include "pulse-helper.h"
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -119,20 +117,6 @@ static void on_context_state(pa_context *context, void *userdata) {
     }
 }
 
-/* Standard input closed or readable: the parent is gone or wants us gone. */
-static void on_input(pa_mainloop_api *api, pa_io_event *event, int fd, pa_io_event_flags_t flags, void *userdata) {
-    (void)event; (void)flags; (void)userdata;
-    char buffer[64];
-    if (read(fd, buffer, sizeof buffer) <= 0)
-        api->quit(api, 0);
-}
-
-/* SIGTERM ends the program cleanly. */
-static void on_signal(pa_mainloop_api *api, pa_signal_event *event, int signal, void *userdata) {
-    (void)event; (void)signal; (void)userdata;
-    api->quit(api, 0);
-}
-
 int main(int argc, char **argv) {
     if (argc < 3 || atoi(argv[2]) <= 0) {
         fprintf(stderr, "usage: stream-player SINK COUNT [RATE [s16le|float32le]]\n");
@@ -147,9 +131,9 @@ int main(int argc, char **argv) {
     mainloop = pa_mainloop_new();
     pa_mainloop_api *api = pa_mainloop_get_api(mainloop);
     pa_signal_init(api);
-    pa_signal_new(SIGTERM, on_signal, NULL);
+    pa_signal_new(SIGTERM, helper_on_signal, NULL);
     signal(SIGPIPE, SIG_IGN);
-    api->io_new(api, STDIN_FILENO, PA_IO_EVENT_INPUT | PA_IO_EVENT_HANGUP, on_input, NULL);
+    api->io_new(api, STDIN_FILENO, PA_IO_EVENT_INPUT | PA_IO_EVENT_HANGUP, helper_on_input, NULL);
 
     pa_proplist *properties = pa_proplist_new();
     pa_proplist_sets(properties, PA_PROP_APPLICATION_NAME, "bench-stream-player");

@@ -50,6 +50,17 @@ final class Bench {
     /// goes, the speaker is second in that history). 320 000 puts this sink between the two:
     /// WirePlumber keeps a present configured default, but prefers this sink to the speaker
     /// once the headset is gone. PulseAudio ranks `device.api=jack` first by itself.
+    ///
+    /// WirePlumber 0.5 (with PipeWire 1.x) weighs differently: 30 000 more for the configured
+    /// default, 20 001 − position for each earlier one in its saved stack
+    /// (`default-nodes/find-selected-default-node.lua`, `state-default-nodes.lua`): there
+    /// 25 000 puts this sink between the two.
+    static func externalProperties(serverName: String) -> [String: String] {
+        guard serverName.contains("on PipeWire "), !serverName.contains("on PipeWire 0.") else { return externalProperties }
+        return externalProperties.merging(["priority.session": "25000"]) { _, new in new }
+    }
+
+    /// The external sink's properties on PulseAudio and WirePlumber 0.4.
     static let externalProperties = [
         "device.api": "jack", "device.description": "JACK sink", "priority.session": "320000",
     ]
@@ -95,7 +106,8 @@ final class Bench {
         _ = try await server.loadNullSink(name: Self.speaker, properties: [
             "device.form_factor": "internal", "device.description": "Built-in Speaker",
         ])
-        _ = try await server.loadNullSink(name: Self.external, properties: Self.externalProperties)
+        let serverName = try await observer.serverInfo().serverName
+        _ = try await server.loadNullSink(name: Self.external, properties: Self.externalProperties(serverName: serverName))
         _ = try await server.loadNullSink(name: Self.marker, properties: ["device.description": "Bench marker"])
         guard let marker = try await observer.sink(named: Self.marker) else { throw BenchError("the marker sink did not appear") }
         markerIndex = marker.index
@@ -356,7 +368,7 @@ final class Bench {
     }
 
     /// Records what a signal says about the switcher or the player.
-    private func note(_ signal: Signal) {
+    func note(_ signal: Signal) {
         if tracing {
             let time = format((ContinuousClock.now - Self.processStart).milliseconds)
             switch signal {
@@ -369,7 +381,7 @@ final class Bench {
             if let sink = to?.output?.deviceName { reported.insert(sink) }
         case .route(.switchFailed(let device, let reason)):
             if switchFailures.count < 1000 { switchFailures.append("\(device.id): \(reason)") }
-        case .script(let line):
+        case .script(let line), .floor(let line):
             if line.hasPrefix("switched ") { reported.insert(String(line.dropFirst("switched ".count))) }
             if line.hasPrefix("fell back ") { reported.insert(String(line.dropFirst("fell back ".count))) }
         case .daemon(let line):
@@ -379,7 +391,7 @@ final class Bench {
             }
         case .player(let line):
             playerLines.append(line)
-        case .server, .route:
+        case .server, .route, .outside:
             break
         }
     }

@@ -18,8 +18,11 @@ import SoundServerSandbox
 ///    the observer lists every stream on the headset.
 ///
 /// Usage: route-benchmarks [pulseaudio|pipewire ...] [--rounds N] [--stream-rounds N]
-///        [--streams N ...] [--no-streams] [--no-idle] [--idle-seconds N] [--gap-ms N] [--only NAME] [--trace]
+///        [--streams N ...] [--no-streams] [--no-idle] [--idle-seconds N] [--gap-ms N] [--only NAME] [--trace] [--floor]
 ///
+/// `--floor` runs ``FloorComparison`` instead: RouteKit against the floor client, timed by an
+/// outside observer (`--rounds` and `--stream-rounds` count for each switcher, in two turns;
+/// `--streams` defaults as for the other run: 1, 50 and 250 on PulseAudio, 1 and 50 on PipeWire).
 /// `--gap-ms` is the quiet time before each plug and unplug (20 ms by default, as between a
 /// user's plugs: a switcher's own work after a switch, such as the daemon's reads 5 ms later,
 /// is not counted against the next one; 0 runs the steps back to back).
@@ -51,18 +54,24 @@ enum RouteBenchmarks {
         var gap = Duration.milliseconds(20)
         /// Keeps only the switchers whose name starts with this.
         var only: String?
+        /// Whether to run the floor comparison (``FloorComparison``) instead.
+        var floor = false
     }
 
     /// Runs every scenario on every server asked for, then prints the summary table.
     static func main() async throws {
         guard let options = parse(CommandLine.arguments.dropFirst()) else {
             report("usage: route-benchmarks [pulseaudio|pipewire ...] [--rounds N] [--stream-rounds N] "
-                   + "[--streams N ...] [--no-streams] [--no-idle] [--idle-seconds N] [--gap-ms N] [--only NAME] [--trace]")
+                   + "[--streams N ...] [--no-streams] [--no-idle] [--idle-seconds N] [--gap-ms N] [--only NAME] [--trace] [--floor]")
             exit(64)
         }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("route-benchmarks-\(getpid())").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
+        if options.floor {
+            try await floor(options, directory: directory)
+            return
+        }
         var player: String?
         if options.streams {
             do { player = try await StreamPlayer.build(in: directory) } catch { report("streams skipped: \(error)") }
@@ -84,6 +93,20 @@ enum RouteBenchmarks {
         }
         report("")
         report("whole run: \(format((ContinuousClock.now - started).milliseconds / 1000)) s")
+    }
+
+    /// The floor comparison on every server asked for, then its table of ratios.
+    static func floor(_ options: Options, directory: String) async throws {
+        var rows: [String] = []
+        for kind in options.kinds {
+            try await SandboxServer.withServer(kind) { server in
+                rows += try await FloorComparison.run(server, options: options, directory: directory)
+            }
+        }
+        report("")
+        report("## Against the floor (from the sink's event to the default's change, or to every stream moved; "
+               + "✗: above \(format(FloorComparison.limits.p50))× at p50 or \(format(FloorComparison.limits.p99))× at p99)")
+        for line in FloorComparison.header + rows { report(line) }
     }
 
     /// Reads the command line; nil when it cannot be read.
@@ -113,6 +136,8 @@ enum RouteBenchmarks {
                 options.gap = .milliseconds(value)
             case "--trace":
                 options.trace = true
+            case "--floor":
+                options.floor = true
             case "--only":
                 guard let name = arguments.popFirst() else { return nil }
                 options.only = name

@@ -3,7 +3,7 @@ import RouteKit
 import Synchronization
 
 /// Something the benchmark waits for: the observer's server events, what a switcher
-/// reports about itself, and lines from helper processes.
+/// reports about itself, lines from helper processes, and the outside observer's sightings.
 enum Signal: Sendable {
     /// An event on the observer's connection.
     case server(PulseEvent)
@@ -15,6 +15,10 @@ enum Signal: Sendable {
     case daemon(String)
     /// A line the stream player printed.
     case player(String)
+    /// A line the floor client printed.
+    case floor(String)
+    /// What the outside observer process saw.
+    case outside(ObserverLine)
 }
 
 /// One queue of every ``Signal``, in arrival order, read by one consumer with a time limit.

@@ -1,16 +1,11 @@
 import BenchmarkSupport
 import Foundation
-import ProcessRunner
 import SoundServerSandbox
 
 /// `Benchmarks/Helpers/stream-player.c`: one process playing silence on many streams of
 /// one connection (PulseAudio takes at most 64 connections, so one `pacat` per stream
-/// cannot reach 250 streams). Compiled once a run with the system's C compiler.
+/// cannot reach 250 streams). Built as ``CHelper`` says.
 final class StreamPlayer {
-    /// Where the C source is, beside this source folder.
-    static let sourcePath = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Helpers/stream-player.c").path
-
     /// The most streams one sink of each server takes: PulseAudio 16 refuses a 257th sink
     /// input (`PA_MAX_INPUTS_PER_SINK` is 256 in pulsecore/sink.h); PipeWire 0.3.65 links at
     /// most 128 streams to a node's input port (`MAX_PORTS` is 128 in spa's mixer-dsp.c),
@@ -33,17 +28,9 @@ final class StreamPlayer {
         }
     }
 
-    /// Compiles the player into `directory`; returns its path, or throws with the compiler's
-    /// output.
+    /// The player's binary (see ``CHelper``).
     static func build(in directory: String) async throws -> String {
-        let binary = directory + "/stream-player"
-        let compiler = try await ChildProcess.run(["/usr/bin/env", "cc", "-O2", "-o", binary, sourcePath, "-lpulse"],
-                                                  environment: ProcessInfo.processInfo.environment, timeLimit: .seconds(120))
-        guard compiler.termination == .exited(0) else {
-            throw BenchError("cc could not build \(sourcePath) (is libpulse-dev installed?), \(compiler.termination):\n"
-                             + compiler.standardOutput + compiler.standardError)
-        }
-        return binary
+        try await CHelper.binary("stream-player", in: directory)
     }
 
     private let process: LineEmittingProcess

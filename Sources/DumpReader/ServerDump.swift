@@ -77,6 +77,7 @@ public struct ServerDump: Sendable, Hashable {
             throw DumpParseError(line: 1, message: "no cards, sinks, sources or nodes found")
         }
         CardAttribution.attribute(&dump)
+        PortlessCardPorts.lift(&dump)
         return dump
     }
 

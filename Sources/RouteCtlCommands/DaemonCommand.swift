@@ -135,12 +135,13 @@ struct DaemonCommand: AsyncParsableCommand {
             let client = try await server.connectLongLived(applicationName: "routectl daemon",
                                                            subscription: startup.configuration.subscription, logger: logger)
             defer { client.shutdown() }
-            let serverDescription: String
+            let serverInfo: ServerInfo
             do {
-                serverDescription = Self.describe(try await client.serverInfo(), at: client.server)
+                serverInfo = try await client.serverInfo()
             } catch let error as PulseError {
                 throw RouteCtlFailure.requestFailed(error)
             }
+            let serverDescription = Self.describe(serverInfo, at: client.server)
             let manager = AudioDeviceManager(
                 server: client, scope: scope, preferences: await startup.preferences.effective,
                 configuredDefaults: ConfiguredDefaultsSource.reader(server: server.server), logger: logger)
@@ -157,11 +158,17 @@ struct DaemonCommand: AsyncParsableCommand {
             routing.announcements = startup.announcements + (api.map { [$0.announcement] } ?? [])
             let reload = ConfigurationReloadService(signals: reloads, startup: startup, manager: manager,
                                                     mediaGuard: context.mediaGuard, report: write, ringing: context.ringing)
-            // Shut down in reverse order: reloading first, then the context (it unmutes what it
-            // holds and puts the volume back) and routing (it restores) together, each within
-            // its own time limit, so that a frozen server costs the longest of them, not the
-            // sum; then the API, which reports the route routing left behind.
+            // RouteKit pauses media here: WirePlumber 0.5.11 and later must not as well.
+            let handOff = startup.configuration.media.pausesOnUnplug && mpris != nil && serverInfo.implementation == .pipewire
+                ? ConfiguredDefaultsSource.reader(server: server.server).map {
+                    WirePlumberPauseHandOff(settings: WirePlumberSettings(tool: $0), write: write, logger: logger)
+                } : nil
+            // Shut down in reverse order: the hand-off and reloading first, then the context (it
+            // unmutes what it holds and puts the volume back) and routing (it restores) together,
+            // each within its own time limit, so that a frozen server costs the longest of them,
+            // not the sum; then the API, which reports the route routing left behind.
             let services: [any Service] = (api.map { [$0.service] } ?? []) + [ConcurrentServices(services: [routing, context]), reload]
+                + (handOff.map { [$0] } ?? [])
             var group = ServiceGroupConfiguration(services: services, gracefulShutdownSignals: [.sigterm, .sigint],
                                                   logger: logger)
             // A stop that hangs (a frozen server) is cancelled rather than waited for forever.

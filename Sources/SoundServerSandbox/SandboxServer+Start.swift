@@ -27,6 +27,10 @@ extension SandboxServer {
     }
 
     /// Starts a server of `kind`, runs `body` with it and stops it, also when `body` throws.
+    ///
+    /// When `body` throws, the sandbox's logs and what a new client sees are kept first
+    /// (``keepDiagnostics(note:)``, with the error as the note), and the folder is named on
+    /// standard error.
     public static func withServer<R>(
         _ kind: SoundServerKind,
         isolation: isolated (any Actor)? = #isolation,
@@ -38,6 +42,10 @@ extension SandboxServer {
             await server.stop()
             return result
         } catch {
+            if let folder = await server.keepDiagnostics(note: "\(error)") {
+                let line = "SoundServerSandbox: the \(kind) sandbox's logs and diagnostics of a failure kept in \(folder)\n"
+                _ = line.withCString { Glibc.write(STDERR_FILENO, $0, strlen($0)) }
+            }
             await server.stop()
             throw error
         }
@@ -75,7 +83,9 @@ extension SandboxServer {
         do {
             process = try await ChildProcess.launch(
                 tools.commandLine(for: daemon, directory: directory),
-                environment: processEnvironment,
+                environment: processEnvironment.merging(
+                    SandboxDiagnostics.debugEnvironment(for: daemon, from: ProcessInfo.processInfo.environment)
+                ) { _, debug in debug },
                 output: .appendingToFile(directory + "/" + daemon.logFileName)
             )
         } catch {

@@ -7,6 +7,6 @@ import RouteCtlCommands
 @main
 enum RouteCtlMain {
     static func main() {
-        RouteCtlExecutors.run { await RouteCtl.main() }
+        RouteCtlExecutors.run { await RouteCtl.mainCheckingArguments() }
     }
 }

@@ -69,6 +69,72 @@ struct PactlVersionDumpTests {
         #expect(card.ports.first?.profileNames == ["output:analog-stereo"])
     }
 
+    @Test("PulseAudio 1.x lists no card ports: the card's sinks and sources give theirs, each a device")
+    func cardsWithoutPorts() throws {
+        // Corpus file 114 (PulseAudio 1.1), cut to the analog card's sink, source and card.
+        let text = """
+            Sink #1
+            \tState: SUSPENDED
+            \tName: alsa_output.pci-0000_00_1b.0.analog-stereo
+            \tDescription: Internal Audio Analog Stereo
+            \tDriver: module-alsa-card.c
+            \tOwner Module: 5
+            \tProperties:
+            \t\talsa.card = "0"
+            \t\tdevice.bus = "pci"
+            \t\tdevice.form_factor = "internal"
+            \tPorts:
+            \t\tanalog-output: Analog Output (priority. 9900)
+            \t\tanalog-output-headphones: Analog Headphones (priority. 9000)
+            \tActive Port: analog-output
+            \tFormats:
+            \t\tpcm
+
+            Source #2
+            \tState: SUSPENDED
+            \tName: alsa_input.pci-0000_00_1b.0.analog-stereo
+            \tDescription: Internal Audio Analog Stereo
+            \tDriver: module-alsa-card.c
+            \tOwner Module: 5
+            \tMonitor of Sink: n/a
+            \tProperties:
+            \t\talsa.card = "0"
+            \t\tdevice.bus = "pci"
+            \t\tdevice.form_factor = "internal"
+            \tPorts:
+            \t\tanalog-input-microphone-front: Front Microphone (priority. 8500)
+            \t\tanalog-input-microphone: Analog Microphone (priority. 8700)
+            \tActive Port: analog-input-microphone
+
+            Card #1
+            \tName: alsa_card.pci-0000_00_1b.0
+            \tDriver: module-alsa-card.c
+            \tOwner Module: 5
+            \tProperties:
+            \t\talsa.card = "0"
+            \t\tdevice.bus = "pci"
+            \t\tdevice.form_factor = "internal"
+            \tProfiles:
+            \t\toutput:analog-stereo+input:analog-stereo: Analog Stereo Duplex (sinks: 1, sources: 1, priority. 6060)
+            \t\toff: Off (sinks: 0, sources: 0, priority. 0)
+            \tActive Profile: output:analog-stereo+input:analog-stereo
+            """
+        let dump = try ServerDump.parse(text)
+        let card = try #require(dump.cards.first)
+        #expect(card.ports.map(\.name) == ["analog-output", "analog-output-headphones",
+                                           "analog-input-microphone-front", "analog-input-microphone"])
+        #expect(card.ports.map(\.direction) == [.output, .output, .input, .input])
+        #expect(card.ports.allSatisfy { $0.profileNames == ["output:analog-stereo+input:analog-stereo"] })
+        // The line out and the headphone jack are devices of their own, each of its kind, with the
+        // microphones as their inputs; no device stands for the whole card.
+        let kinds = Dictionary(dump.devices.map { ($0.id.rawValue, $0.kind) }, uniquingKeysWith: { first, _ in first })
+        #expect(kinds["alsa_card.pci-0000_00_1b.0/analog-output"] == .external)
+        #expect(kinds["alsa_card.pci-0000_00_1b.0/analog-output-headphones"] == .wiredHeadset)
+        #expect(Set(dump.devices.compactMap(\.input?.port)) == ["analog-input-microphone-front", "analog-input-microphone"])
+        #expect(dump.devices.first { $0.output?.port == "analog-output" }?.output?.deviceName == dump.sinks.first?.name)
+        #expect(dump.devices.allSatisfy { $0.id.rawValue != "alsa_card.pci-0000_00_1b.0" })
+    }
+
     @Test("pactl info gives the defaults; other sections are skipped")
     func infoAndOtherSections() throws {
         let text = """

@@ -240,4 +240,39 @@ struct PastedLayoutDumpTests {
         #expect(card.ports.last?.description == "Headset")
         #expect(card.ports.last?.availability == .unavailable)
     }
+    @Test("a listing kept as comments in a script ('\\t# ' before every line) still reads; '# ' at the margin is a comment")
+    func commentedOutListing() throws {
+        // Corpus file 117: `pacmd list-sinks` pasted into a shell function as comments.
+        let text = """
+            # expected: nothing here is part of the listing
+            bluetooth ()
+            {
+            \tpacmd list-sinks
+
+            \t# index: 3
+            \t# name: <bluez_sink.20_16_03_17_4D_E3.headset_head_unit>
+            \t# driver: <module-bluez5-device.c>
+            \t# state: SUSPENDED
+            \t# sample spec: s16le 1ch 8000Hz
+            \t# card: 3 <bluez_card.20_16_03_17_4D_E3>
+            \t# properties:
+            \t# \tbluetooth.protocol = "headset_head_unit"
+            \t# \tdevice.bus = "bluetooth"
+            \t# \tdevice.form_factor = "headset"
+            \t# ports:
+            \t# \theadset-output: Headset (priority 0, latency offset 0 usec, available: unknown)
+            \t# \t\tproperties:
+            \t# active port: <headset-output>
+
+            \tpacmd set-card-profile 3 a2dp_sink
+            }
+            """
+        let dump = try ServerDump.parse(text)
+        let sink = try #require(dump.sinks.first)
+        #expect(dump.sinks.count == 1)
+        #expect(sink.name == "bluez_sink.20_16_03_17_4D_E3.headset_head_unit")
+        #expect(sink.properties["device.form_factor"] == "headset")
+        #expect(sink.ports.map(\.name) == ["headset-output"] && sink.activePortName == "headset-output")
+        #expect(dump.devices.map(\.kind) == [.bluetooth])
+    }
 }

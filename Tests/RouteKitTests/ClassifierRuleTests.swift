@@ -187,4 +187,21 @@ struct ClassifierRuleTests {
         // Corpus file 99: `analog-input-aux: Analog Input`.
         #expect(kind(direction: .input, ["device.bus": "pci", "device.api": "alsa"], port: "analog-input-aux") == .external)
     }
+    @Test("the sink of a USB device a person wears is the headset's, whatever its profile is called")
+    func wornUSBDeviceSink() {
+        // Corpus file 126: a wireless USB headset playing on its IEC958 interface, the sink's only
+        // port "Digital Output (S/PDIF)".
+        let headsetSink = ["device.bus": "usb", "device.form_factor": "headset", "device.icon_name": "audio-headset-usb",
+                           "device.profile.name": "iec958-stereo", "device.string": "iec958:0"]
+        #expect(kind(owner: "alsa_output.usb-Logitech_Logitech_G930_Headset-00.iec958-stereo", headsetSink,
+                     port: "iec958-stereo-output") == .wiredHeadset)
+        // A board's S/PDIF sink stays a digital output.
+        let boardSink = ["device.bus": "pci", "device.form_factor": "internal", "device.profile.name": "iec958-stereo"]
+        #expect(kind(owner: "alsa_output.pci-0000_00_14.2.iec958-stereo", boardSink, port: "iec958-stereo-output") == .external)
+        // Corpus file 49: a headphone adapter's card lists an S/PDIF port of a profile not in use,
+        // a phantom of its USB descriptors: a card port keeps its connector's kind.
+        let adapterCard = ["device.bus": "usb", "device.form_factor": "headphone", "device.icon_name": "audio-headphones-usb"]
+        #expect(kind(owner: "alsa_card.usb-Dell_Dell_Adapter-00", adapterCard, port: "iec958-stereo-output") == .external)
+        #expect(kind(owner: "alsa_card.usb-Dell_Dell_Adapter-00", adapterCard, port: "analog-output") == .wiredHeadset)
+    }
 }

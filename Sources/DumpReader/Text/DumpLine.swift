@@ -71,11 +71,17 @@ struct DumpLine: Sendable {
         return DumpLine(number: number, indent: width, text: String(text.trimmingWhitespace()), followsBlank: blankBefore)
     }
 
-    /// Where the line starts after e-mail and Markdown quote marks (`> `, `>> `, `>`) and the
-    /// `>>> ` pacmd prompt.
+    /// Where the line starts after e-mail and Markdown quote marks (`> `, `>> `, `>`), the
+    /// `>>> ` pacmd prompt, and a comment mark after indentation (`\t# `): a listing kept as
+    /// comments in a script or configuration file. A `# ` at the margin stays a comment line
+    /// (corpus headers, Markdown headings), which ``isNoise(_:_:)`` drops.
     private static func skipQuoteMarks(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int {
         var start = range.lowerBound
         while true {
+            if let commented = afterIndentedCommentMark(bytes, start..<range.upperBound) {
+                start = commented
+                continue
+            }
             var position = start
             while position < range.upperBound, bytes[position] == 32 {
                 position += 1
@@ -91,6 +97,19 @@ struct DumpLine: Sendable {
             // tool prints a line that starts with `>`, so the marks go either way.
             start = bytes[position] == 32 || bytes[position] == 9 ? position + 1 : position
         }
+    }
+
+    /// Where the text starts after `# ` (or `#` and a tab) that follows indentation, nil when the
+    /// line has no such mark. The whitespace after the mark's one space is the listing's own
+    /// indentation and stays.
+    private static func afterIndentedCommentMark(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int? {
+        var position = range.lowerBound
+        while position < range.upperBound, bytes[position] == 32 || bytes[position] == 9 {
+            position += 1
+        }
+        guard position > range.lowerBound, position + 1 < range.upperBound, bytes[position] == UInt8(ascii: "#"),
+              bytes[position + 1] == 32 || bytes[position + 1] == 9 else { return nil }
+        return position + 2
     }
 
     /// A line of nothing but an ellipsis, bare or in brackets: `...`, `....`, `…`, `[...]`, `(…)`.

@@ -18,6 +18,8 @@ final class ConnectionCore: @unchecked Sendable {
     private let reconnectPolicy: ReconnectPolicy
     private let subscription: SubscriptionMask
     private let logger: Logger
+    /// This connection's name in the request trace (``RequestTrace``); empty when it is off.
+    private let traceName: String
 
     // Loop-lock protected.
     private var context: OpaquePointer?
@@ -40,6 +42,7 @@ final class ConnectionCore: @unchecked Sendable {
         self.reconnectPolicy = reconnectPolicy
         self.subscription = subscription
         self.logger = logger
+        self.traceName = RequestTrace.connectionName(applicationName: applicationName)
         self.loop = ThreadedMainLoop(name: "routekit-pulse")
     }
 
@@ -250,7 +253,8 @@ final class ConnectionCore: @unchecked Sendable {
         _ operation: PendingOperation<Value>,
         _ start: (OpaquePointer, UnsafeMutableRawPointer) -> OpaquePointer?
     ) async throws -> Value {
-        try await withTaskCancellationHandler {
+        RequestTrace.record(connection: traceName, label: operation.label)
+        return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Value, any Error>) in
                 loop.withLock {
                     operation.install(continuation)

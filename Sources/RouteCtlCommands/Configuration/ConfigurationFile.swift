@@ -25,13 +25,29 @@ enum ConfigurationFile {
     static let automaticKeys = ["never", "only", "hold-off"]
     /// The keys of `[media]`.
     static let mediaKeys = ["pause-on-unplug", "private-kinds", "resume-within", "hold-during-calls"]
+    /// The most dotted parts a key may have, its table's included: far beyond any real key.
+    static let maximumKeyParts = 16
     /// The keys of `[calls]`.
     static let callKeys = ["preferences", "detect", "detect-roles", "detect-applications", "ringing", "ring-roles", "ring-applications"]
 
     /// The configuration `text` (read from `path`, named in errors) sets; what it leaves out
     /// keeps its default.
     static func parse(_ text: String, path: String) throws(ConfigurationError) -> DaemonConfiguration {
+        // TOMLKit hands the text to C as a C string: a NUL would end the file there, silently.
+        if let nul = text.utf8.firstIndex(of: 0) {
+            let line = text.utf8[..<nul].count { $0 == UInt8(ascii: "\n") } + 1
+            throw ConfigurationError(path: path, line: line, message: "a NUL byte: this is not a text file")
+        }
+        if let problem = TOMLTextCheck.problem(in: text) {
+            throw ConfigurationError(path: path, line: problem.line, message: problem.message)
+        }
         let lines = TOMLKeyLines(text)
+        // Every key here is at most three parts deep ([match] media.role); a key thousands deep
+        // would nest as many tables, which the C++ parser frees recursively.
+        if lines.deepest.parts > maximumKeyParts {
+            throw ConfigurationError(path: path, line: lines.deepest.line,
+                                     message: "a key \(lines.deepest.parts) parts deep; no key here has more than \(maximumKeyParts)")
+        }
         let table: TOMLTable
         do {
             table = try TOMLTable(string: text)

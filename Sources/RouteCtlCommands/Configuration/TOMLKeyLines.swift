@@ -5,12 +5,16 @@
 struct TOMLKeyLines {
     /// The first line of each key or table header, by path.
     private(set) var lines: [[String]: Int] = [:]
+    /// The most parts of any key's path (a table's and its own), and the first line where it is.
+    private(set) var deepest: (parts: Int, line: Int) = (0, 0)
 
     /// Reads where the keys of `text` are.
     init(_ text: String) {
         var table: [String] = []
         var value = ValueScanner()
-        for (offset, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        // "\r\n" is one Character: split on it too, or a CRLF file would be one line.
+        let allLines = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }
+        for (offset, line) in allLines.enumerated() {
             let characters = Array(line)
             if value.isOpen {
                 value.scan(characters, from: 0)
@@ -50,7 +54,13 @@ struct TOMLKeyLines {
     }
 
     private mutating func record(_ path: [String], line: Int) {
-        if lines[path] == nil { lines[path] = line }
+        // Each table a dotted key or header opens too (`a.b.c = 1` opens a and a.b), so that
+        // an error about any of them names this line: the first 32 (a deeper key is refused
+        // for its depth, and every prefix of a key 500 000 parts deep would take quadratic time).
+        for count in 1...max(1, min(path.count, 32)) where lines[Array(path.prefix(count))] == nil {
+            lines[Array(path.prefix(count))] = line
+        }
+        if path.count > deepest.parts { deepest = (path.count, line) }
     }
 
     /// A dotted key from `start`: bare parts (`A-Z a-z 0-9 _ -`) and quoted ones, and the
@@ -111,8 +121,8 @@ private struct ValueScanner {
             case "#":
                 return
             case "\"", "'":
-                let triple = String(repeating: character, count: 3)
-                if find(triple, in: characters, from: index) == index {
+                if starts(with: character, count: 3, in: characters, at: index) {
+                    let triple = String(repeating: character, count: 3)
                     openString = triple
                     index += 3
                     continue
@@ -133,6 +143,12 @@ private struct ValueScanner {
                 index += 1
             }
         }
+    }
+
+    /// Whether `count` copies of `character` start at `index` (a look there only: searching
+    /// the rest of the line at every quote made a line of quotes take quadratic time).
+    private func starts(with character: Character, count: Int, in characters: [Character], at index: Int) -> Bool {
+        index + count <= characters.count && characters[index..<index + count].allSatisfy { $0 == character }
     }
 
     private func find(_ delimiter: String, in characters: [Character], from start: Int) -> Int? {

@@ -15,8 +15,8 @@ enum SmallTextFile {
         case notRegularFile
         /// It is larger than ``SmallTextFile/limit``.
         case tooLarge(Int)
-        /// It is not UTF-8 text.
-        case notText
+        /// It is not UTF-8 text: the line (from 1) of the first byte that is not.
+        case notText(line: Int)
         /// The system refused (permissions, I/O): `strerror`'s words.
         case unreadable(String)
 
@@ -26,7 +26,7 @@ enum SmallTextFile {
             case .missing: "no such file"
             case .notRegularFile: "not a regular file"
             case .tooLarge(let size): "\(size) bytes, larger than \(SmallTextFile.limit) bytes"
-            case .notText: "not UTF-8 text"
+            case .notText(let line): "line \(line) is not UTF-8 text"
             case .unreadable(let reason): reason
             }
         }
@@ -55,7 +55,17 @@ enum SmallTextFile {
             bytes += buffer[..<count]
             guard bytes.count <= limit else { throw .tooLarge(bytes.count) }
         }
-        guard let text = String(validating: bytes, as: UTF8.self) else { throw .notText }
+        guard let text = String(validating: bytes, as: UTF8.self) else { throw .notText(line: firstInvalidLine(bytes)) }
         return text
+    }
+
+    /// The line (from 1) of the first line of `bytes` that is not UTF-8 on its own.
+    private static func firstInvalidLine(_ bytes: [UInt8]) -> Int {
+        var line = 1
+        for slice in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+            if String(validating: slice, as: UTF8.self) == nil { return line }
+            line += 1
+        }
+        return line
     }
 }

@@ -12,6 +12,9 @@ import PulseAudio
 ///    ``AudioDeviceKind/bluetooth``, whatever the port's form: a Bluetooth speaker is still Bluetooth.
 /// 3. Not hardware: `device.class=abstract`, null-sink factories, `node.virtual`, driver
 ///    nodes, with no bus or form factor of their own, is ``AudioDeviceKind/virtual``.
+/// 3a. The sink or source of a USB device a person wears (form factor `headset`, `headphone`,
+///    `hands-free`) is ``AudioDeviceKind/wiredHeadset`` whatever its profile and port are called
+///    (a wireless headset's `iec958-stereo` sink).
 /// 4. The port type (`pa_device_port_type_t`, PulseAudio 14 and later).
 /// 5. Port names that name a connector (ACP `analog-output-headphones`, UCM `[Out] HDMI1`,
 ///    `iec958`, `Earpiece`; of PulseAudio 1.x's `path;option` names, the path), and for
@@ -44,6 +47,7 @@ package enum DeviceClassifier {
         if facts.isBluetooth { return .bluetooth }
         if facts.isVirtual { return .virtual }
         if facts.formFactor == "webcam" { return .external }
+        if let worn = kindOfWornUSBDevice(facts) { return worn }
         return kindFromPortType(facts)
             ?? kindFromConnectorName(facts)
             ?? kindFromALSAName(facts)
@@ -56,6 +60,21 @@ package enum DeviceClassifier {
     }
 
     // MARK: The rules
+
+    /// The sink or source of a USB device a person wears (form factor `headset`, `headphone`
+    /// or `hands-free`): the stream the server opened on it plays into that person, whatever
+    /// the profile it opened is called. USB Audio Class devices name their paths after their
+    /// interface, not after a connector anyone plugs into: a wireless headset that plays on
+    /// its IEC958 interface has a sink `...iec958-stereo` whose port is "Digital Output (S/PDIF)".
+    /// A card's port is left to the rules below: on a profile not in use it may be a phantom
+    /// of the USB descriptors (a headphone adapter's S/PDIF output).
+    private static func kindOfWornUSBDevice(_ facts: Facts) -> AudioDeviceKind? {
+        guard facts.bus == "usb", let form = facts.formFactor, ["headset", "headphone", "hands-free"].contains(form),
+              facts.evidence.properties["device.profile.name"] != nil else {
+            return nil
+        }
+        return .wiredHeadset
+    }
 
     private static func kindFromPortType(_ facts: Facts) -> AudioDeviceKind? {
         switch facts.evidence.portType {

@@ -444,7 +444,12 @@ final class LiveManagerRig: Sendable {
                 }
             }
         } catch let timedOut as TimedOut {
-            throw TimedOut(what: "\(timedOut.what)\n  now: \(await situation())")
+            let failure = TimedOut(what: "\(timedOut.what)\n  now: \(await situation())")
+            // Kept now, while the long-lived connections are open: what a new client sees
+            // against what they saw (Docs/Reliability.md); the sandbox keeps its state after
+            // the manager's stop beside it.
+            await server.keepDiagnostics(note: failure.what)
+            throw failure
         }
     }
 
