@@ -28,9 +28,9 @@ struct DaemonBusOptions: ParsableArguments {
     /// yet is waited for while routing goes on.
     /// `preferences` receives `SetPreferences` and `ClearPreferences`, so that they are kept
     /// in the state file as `routectl prefer`'s are.
-    /// `context` answers the context properties and volume capture.
+    /// `context` answers the context properties and volume capture; `write` gets the lines.
     func service(manager: AudioDeviceManager, client: PulseClient, preferences: DaemonPreferences,
-                 context: any ContextControl, logger: Logger)
+                 context: any ContextControl, write: @escaping @Sendable (String) -> Void, logger: Logger)
         async throws -> (service: RouteKitBusService, announcement: String)? {
         guard dbus else { return nil }
         let driver = EngineDriver(manager: manager, microphone: SourceMuteReader(client: client),
@@ -39,7 +39,7 @@ struct DaemonBusOptions: ParsableArguments {
         let session: BusSession?
         let announcement: String
         do {
-            let claimed = try await RouteKitBusService.claim(configuration, driver: driver, report: printToStandardError,
+            let claimed = try await RouteKitBusService.claim(configuration, driver: driver, report: write,
                                                              logger: logger)
             session = claimed
             announcement = claimed.servingLine
@@ -55,7 +55,7 @@ struct DaemonBusOptions: ParsableArguments {
             }
         }
         let service = RouteKitBusService(driver: driver, configuration: configuration, session: session,
-                                         report: printToStandardError, logger: logger)
+                                         report: write, logger: logger)
         return (service, announcement)
     }
 }

@@ -6,6 +6,7 @@ import PulseAudio
 import RouteKit
 import MediaControl
 import ScreenLock
+import MPRIS
 import ServiceLifecycle
 // UnixSignals comes with ServiceLifecycle; Package.swift does not name its product (yet).
 import UnixSignals
@@ -107,28 +108,32 @@ struct DaemonCommand: AsyncParsableCommand {
     func run() async throws {
         // Standard error may be a pipe whose reader goes away (`routectl daemon 2>&1 | head -1`):
         // SIGPIPE would kill the daemon before it puts anything back. Failed writes are dropped
-        // instead (printToStandardError; swift-log writes through stdio, which only records them).
+        // and counted instead.
         signal(SIGPIPE, SIG_IGN)
         let overrides = DaemonOverrides(preferences: prefer.isEmpty ? nil : try PreferenceArguments.parse(prefer),
                                         scope: settings.scope, match: try settings.properties())
-        let logger = logLevel.standardErrorLogger(label: "routectl.daemon")
-        try await reportingFailures {
+        // Every line and log entry goes through one writer of its own: nothing waits for
+        // standard error (a pipe nobody reads), whatever lock it holds.
+        let output = LineWriter.standardError
+        // Whatever a line quotes (a bus owner's command name, a player's Identity, an error)
+        // reaches the terminal without control characters.
+        let write: @Sendable (String) -> Void = { output.write(TerminalText.controlsEscaped($0)) }
+        let logger = logLevel.logger(label: "routectl.daemon", writingTo: output)
+        // The last lines (a failure, `daemon: stopped`) get a moment to be written, no more.
+        defer { output.flush(timeout: .milliseconds(500)) }
+        try await reportingFailures(write: write) {
             let startup = try DaemonStartup.prepare(overrides: overrides, configFile: settings.config,
                                                     environment: ProcessInfo.processInfo.environment,
-                                                    report: printToStandardError)
+                                                    report: write)
             // Trapped now, before the first line says the daemon runs: SIGHUP must never kill it.
             let reloads = await UnixSignalsSequence(trapping: .sighup)
             // System scope follows devices and defaults only (no stream, module or client
             // events); application scope its streams too, and so does media pausing, which
             // must know which streams play where.
             let scope = startup.configuration.scope
-            let media = startup.configuration.media
             let calls = startup.configuration.calls
-            let subscription: SubscriptionMask = media.pausesOnUnplug || media.holdsMediaDuringCalls || calls.detects
-                || calls.ringing != .headset
-                ? scope.subscription.union(.streams) : scope.subscription
-            let client = try await server.connectLongLived(applicationName: "routectl daemon", subscription: subscription,
-                                                           logger: logger)
+            let client = try await server.connectLongLived(applicationName: "routectl daemon",
+                                                           subscription: startup.configuration.subscription, logger: logger)
             defer { client.shutdown() }
             let serverInfo: ServerInfo
             do {
@@ -142,26 +147,27 @@ struct DaemonCommand: AsyncParsableCommand {
                 configuredDefaults: ConfiguredDefaultsSource.reader(server: server.server), logger: logger)
             await manager.setAutomaticChoice(startup.configuration.automatic)
             await manager.setCallPreferences(calls.preferences)
-            let mpris = await MPRISConnection.open(enabled: bus.dbus, logger: logger)
+            let mpris = await MPRISConnection.follower(enabled: bus.dbus, logger: logger, report: write)
             let context = DaemonContext(client: client, manager: manager, mpris: mpris,
                                         settings: startup.configuration.media, calls: calls, screenLock: ScreenLockConfiguration(),
-                                        write: printToStandardError, logger: logger)
+                                        write: write, logger: logger)
             let api = try await bus.service(manager: manager, client: client, preferences: startup.preferences,
-                                            context: context, logger: logger)
+                                            context: context, write: write, logger: logger)
             var routing = RoutingService(manager: manager, serverDescription: serverDescription,
-                                         write: printToStandardError)
+                                         write: write)
             routing.announcements = startup.announcements + (api.map { [$0.announcement] } ?? [])
             let reload = ConfigurationReloadService(signals: reloads, startup: startup, manager: manager,
-                                                    mediaGuard: context.mediaGuard, report: printToStandardError, ringing: context.ringing)
-            // Shut down in reverse order: the context first (it unmutes what it holds and puts
-            // the volume back), routing next (it restores), then the API, which reports the
-            // route routing left behind.
+                                                    mediaGuard: context.mediaGuard, report: write, ringing: context.ringing)
             // RouteKit pauses media here: WirePlumber 0.5.11 and later must not as well.
-            let handOff = media.pausesOnUnplug && mpris != nil && serverInfo.implementation == .pipewire
+            let handOff = startup.configuration.media.pausesOnUnplug && mpris != nil && serverInfo.implementation == .pipewire
                 ? ConfiguredDefaultsSource.reader(server: server.server).map {
-                    WirePlumberPauseHandOff(settings: WirePlumberSettings(tool: $0), write: printToStandardError, logger: logger)
+                    WirePlumberPauseHandOff(settings: WirePlumberSettings(tool: $0), write: write, logger: logger)
                 } : nil
-            let services: [any Service] = (api.map { [$0.service] } ?? []) + [routing, context, reload]
+            // Shut down in reverse order: the hand-off and reloading first, then the context (it
+            // unmutes what it holds and puts the volume back) and routing (it restores) together,
+            // each within its own time limit, so that a frozen server costs the longest of them,
+            // not the sum; then the API, which reports the route routing left behind.
+            let services: [any Service] = (api.map { [$0.service] } ?? []) + [ConcurrentServices(services: [routing, context]), reload]
                 + (handOff.map { [$0] } ?? [])
             var group = ServiceGroupConfiguration(services: services, gracefulShutdownSignals: [.sigterm, .sigint],
                                                   logger: logger)

@@ -19,11 +19,10 @@ enum LogLevelOption: String, CaseIterable, ExpressibleByArgument {
         }
     }
 
-    /// A logger that writes to standard error from this level up, control characters escaped,
-    /// without bootstrapping the process-wide logging system (the commands are a library that
-    /// tests run in-process).
-    func standardErrorLogger(label: String) -> Logger {
-        var logger = Logger(label: label) { EscapingLogHandler(inner: StreamLogHandler.standardError(label: $0)) }
+    /// A logger from this level up whose entries, control characters escaped, go to
+    /// `writer` as lines: `routectl daemon`'s, which never waits for standard error.
+    func logger(label: String, writingTo writer: LineWriter) -> Logger {
+        var logger = Logger(label: label) { EscapingLogHandler(inner: LineLogHandler(writer: writer, label: $0)) }
         logger.logLevel = level
         return logger
     }

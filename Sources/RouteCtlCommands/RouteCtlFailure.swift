@@ -89,13 +89,14 @@ extension RouteCtlFailure {
 }
 
 extension AsyncParsableCommand {
-    /// Runs `body`; a ``RouteCtlFailure`` is printed on standard error as `routectl: ...`
-    /// and becomes the process's exit status.
-    func reportingFailures(_ body: () async throws -> Void) async throws {
+    /// Runs `body`; a ``RouteCtlFailure`` is written (to standard error unless `write` says
+    /// otherwise) as `routectl: ...`, control characters escaped (it may quote a server, a
+    /// bus owner's command name or a file), and becomes the process's exit status.
+    func reportingFailures(write: (String) -> Void = printToStandardError, _ body: () async throws -> Void) async throws {
         do {
             try await body()
         } catch let failure as RouteCtlFailure {
-            printToStandardError("routectl: \(failure)")
+            write("routectl: " + TerminalText.escaped("\(failure)"))
             throw failure.exitCode
         }
     }

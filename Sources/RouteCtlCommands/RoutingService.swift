@@ -26,10 +26,16 @@ struct RoutingService: Service {
                 // Ends when the manager's run ends the stream, after its last event (the
                 // route it restored).
                 var announced = false
+                var outage = ServerOutageLines()
                 for await event in events {
                     if case .state = event, !announced {
                         announced = true
                         await announce()
+                        continue
+                    }
+                    if case .connectionChanged(let connection) = event {
+                        // The loss once and the return once, not every attempt between.
+                        if let sentence = outage.sentence(for: connection) { write("server: " + sentence) }
                         continue
                     }
                     write(RouteEventLine.text(event))

@@ -22,6 +22,25 @@ enum TerminalText {
         return result
     }
 
+    /// `text` with its control characters escaped as ``escaped(_:)`` does, but its
+    /// backslashes left alone: a net under whole lines whose parts were escaped already (a
+    /// second pass changes nothing in them), so that no line the daemon writes carries a
+    /// control character, whichever part forgot.
+    static func controlsEscaped(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: { needsEscape($0) && $0 != "\\" }) else { return text }
+        var result = ""
+        var plain = ""
+        for scalar in text.unicodeScalars {
+            if scalar == "\\" || !needsEscape(scalar) {
+                plain.unicodeScalars.append(scalar)
+            } else {
+                result += plain + escaped(String(scalar))
+                plain = ""
+            }
+        }
+        return result + plain
+    }
+
     /// C0 controls, DEL, C1 controls, and the backslash that starts an escape.
     private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
         scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar == "\\"

@@ -19,7 +19,35 @@ extension SandboxServer {
     /// Kills (`SIGKILL`) the process that serves the PulseAudio protocol, as if the server
     /// died, and returns once it has been reaped. Its modules, and so its null sinks, are gone.
     public func crash() async throws {
-        let process = try pulseProcess()
+        try await kill(try pulseProcess())
+    }
+
+    /// Kills (`SIGKILL`) WirePlumber alone, as if it crashed, and returns once it has been
+    /// reaped: PipeWire and pipewire-pulse stay, with their devices and clients. PipeWire only.
+    public func crashSessionManager() async throws {
+        let process = state.withLock { state in
+            state.children.last { $0.daemon == .wireplumber && $0.process.isRunning }?.process
+        }
+        guard let process else { throw SandboxError("wireplumber is not running (a PipeWire sandbox has it)") }
+        try await kill(process)
+    }
+
+    /// Starts WirePlumber again after ``crashSessionManager()``; returns once it has connected
+    /// (it then reads PipeWire's state and applies its policy by itself).
+    public func restartSessionManager() async throws {
+        try state.withLock { state throws(SandboxError) in
+            guard case .running = state.lifecycle else { throw SandboxError("the sandbox is stopped") }
+            if state.children.contains(where: { $0.daemon == .wireplumber && $0.process.isRunning }) {
+                throw SandboxError("wireplumber is still running: crashSessionManager() it first")
+            }
+        }
+        try await launch(.wireplumber)
+        try await waitUntil("WirePlumber has connected again", deadline: .now + Self.startTimeLimit) {
+            try await self.wirePlumberIsConnected()
+        }
+    }
+
+    private func kill(_ process: ChildProcess) async throws {
         process.signal(SIGKILL)
         _ = await process.completion(within: nil)
         state.withLock { state in

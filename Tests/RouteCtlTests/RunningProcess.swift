@@ -173,12 +173,16 @@ final class RunningProcess: Sendable {
         try await self.init(executable.url, arguments, environment: environment, standardErrorLineLimit: standardErrorLineLimit)
     }
 
-    /// Starts the program at `url` with `arguments` and exactly `environment`.
-    init(_ url: URL, _ arguments: [String], environment: [String: String], standardErrorLineLimit: Int? = nil) async throws {
+    /// Starts the program at `url` with `arguments` and exactly `environment`. Given
+    /// `standardErrorTo`, standard error goes there instead of ``standardError`` (a pipe the
+    /// test never reads, say).
+    init(_ url: URL, _ arguments: [String], environment: [String: String], standardErrorLineLimit: Int? = nil,
+         standardErrorTo: ChildProcess.Output? = nil) async throws {
         let path = url.path
         guard let limit = standardErrorLineLimit else {
             process = try await ChildProcess.launch([path] + arguments, environment: environment,
-                                                    output: standardOutput.output, error: .separately(standardError.output))
+                                                    output: standardOutput.output,
+                                                    error: .separately(standardErrorTo ?? standardError.output))
             head = nil
             return
         }

@@ -31,7 +31,8 @@ public struct VolumeButtonCapture: Sendable {
     /// Follows `commands` (capture is off until the first ``VolumeCaptureCommand/start``)
     /// and hands each ``VolumeCaptureEvent`` to `report`, which must return at once. Returns
     /// when `commands` ends, when the task is cancelled or when the server's connection is
-    /// shut down; capture is then off and the user's level put back (also when cancelled).
+    /// shut down; capture is then off and the user's level put back (also when cancelled),
+    /// within ``VolumeCaptureConfiguration/restoreTimeout``.
     public func run(commands: AsyncStream<VolumeCaptureCommand>,
                     report: @escaping @Sendable (VolumeCaptureEvent) -> Void) async {
         let (inputs, input) = AsyncStream.makeStream(of: Input.self)
@@ -47,12 +48,20 @@ public struct VolumeButtonCapture: Sendable {
             await loop.run(inputs, machine: &machine)
             group.cancelAll()
         }
-        // A cancelled task's requests are not sent: put back from a task of its own.
+        // A cancelled task's requests are not sent: put back from a task of its own, within
+        // the restore timeout (a frozen server answers nothing).
         let capture = self
         let finalMachine = machine
+        let deadline = ContinuousClock.now + configuration.restoreTimeout
         await Task {
-            var machine = finalMachine
-            await Loop(capture: capture, report: report).perform(machine.stop(), on: &machine)
+            let restored: Bool? = await untilDeadline(deadline) {
+                var machine = finalMachine
+                await Loop(capture: capture, report: report).perform(machine.stop(), on: &machine)
+                return true
+            }
+            if restored == nil {
+                capture.logger.warning("volume capture: the server did not answer in \(capture.configuration.restoreTimeout); the level was not put back")
+            }
         }.value
     }
 

@@ -17,13 +17,17 @@ public struct VolumeCaptureConfiguration: Hashable, Sendable {
     /// Volumes closer than this are the same level: the servers' own rounding (PipeWire
     /// keeps volumes as floats) is no press. 0.1 % of `PA_VOLUME_NORM`.
     public var tolerance: UInt32
+    /// How long putting the user's level back after capture may take: a server that has not
+    /// answered by then (frozen: SIGSTOP) is given up on, so that a stop stays within its bound.
+    public var restoreTimeout: Duration
 
-    /// 5 % steps, held one step inside the range, 0.1 % tolerance.
+    /// 5 % steps, held one step inside the range, 0.1 % tolerance, 2 s to restore.
     public init(step: UInt32 = ChannelVolumes.normal / 20, edgeMargin: UInt32? = nil,
-                tolerance: UInt32 = ChannelVolumes.normal / 1000) {
+                tolerance: UInt32 = ChannelVolumes.normal / 1000, restoreTimeout: Duration = .seconds(2)) {
         self.step = max(step, 1)
         self.edgeMargin = edgeMargin ?? self.step
         self.tolerance = tolerance
+        self.restoreTimeout = restoreTimeout
     }
 
     /// `volume` moved inside [``edgeMargin``, normal − ``edgeMargin``] by its loudest channel,

@@ -6,6 +6,9 @@ public enum BusNameRequestResult: Hashable, Sendable {
     case alreadyOwner
     /// Another connection owns it; this one did not queue for it.
     case taken
+    /// Another connection owns it and did not allow replacement; this one is in the queue,
+    /// and becomes the owner when the others before it leave (the bus says `NameAcquired`).
+    case queued
 }
 
 extension BusConnection {
@@ -17,12 +20,21 @@ extension BusConnection {
 
     /// Asks the bus for `name`, without queueing behind its owner or replacing it.
     public func requestName(_ name: String) async throws -> BusNameRequestResult {
-        // DBUS_NAME_FLAG_DO_NOT_QUEUE (4).
-        let answer = try await call(Self.busDaemon("RequestName", [.string(name), .uint32(4)]))
+        try await requestName(name, queueing: false)
+    }
+
+    /// Asks the bus for `name`. `queueing`: take it from an owner that allows replacement, or
+    /// else wait in its queue (``BusNameRequestResult/queued``), as a service that comes back
+    /// after the bus restarted does when something took its name meanwhile (activation);
+    /// otherwise only take it when nobody owns it (``BusNameRequestResult/taken``).
+    public func requestName(_ name: String, queueing: Bool) async throws -> BusNameRequestResult {
+        // DBUS_NAME_FLAG_REPLACE_EXISTING (2), queueing; else DBUS_NAME_FLAG_DO_NOT_QUEUE (4).
+        let answer = try await call(Self.busDaemon("RequestName", [.string(name), .uint32(queueing ? 2 : 4)]))
         switch answer.first?.uint32Value {
         case 1: return .primaryOwner
         case 4: return .alreadyOwner
-        case 2, 3: return .taken
+        case 2: return queueing ? .queued : .taken
+        case 3: return .taken
         default: throw BusError.failed("RequestName(\(name)) answered \(answer)")
         }
     }

@@ -68,8 +68,12 @@ public final class MediaGuard: Sendable {
         broadcast.subscribe()
     }
 
+    /// How long the unmuting after a stop may take: a server that does not answer by then
+    /// (frozen) is given up on, so that the daemon's stop stays within its bound.
+    public static let unmuteTimeout: Duration = .seconds(2)
+
     /// Follows the server, the manager and the players until the calling task is cancelled;
-    /// then unmutes what it muted (paused players stay paused).
+    /// then unmutes what it muted (paused players stay paused), within ``unmuteTimeout``.
     public func run() async {
         let queue = InputQueue<MediaInput>()
         inputs.withLock { $0 = queue }
@@ -103,11 +107,15 @@ public final class MediaGuard: Sendable {
         }
         inputs.withLock { $0 = nil }
         queue.finish()
-        // Put back what is still muted, even though the task is cancelled.
+        // Put back what is still muted, even though the task is cancelled, within the stop
+        // bound: a frozen server (SIGSTOP) answers nothing, and the stop must not wait on it.
         let restoring = machine.stopping()
         let server = self.server
+        let deadline = ContinuousClock.now + Self.unmuteTimeout
         await Task {
-            for case .unmute(let index) in restoring { try? await server.setSinkInputMute(index, muted: false) }
+            _ = await untilDeadline(deadline) {
+                for case .unmute(let index) in restoring { try? await server.setSinkInputMute(index, muted: false) }
+            }
         }.value
         shared.withLock { $0.paused = [] }
         publish(restoring.compactMap { if case .emit(let event) = $0 { event } else { nil } })

@@ -140,11 +140,9 @@ final class ConnectionCore: @unchecked Sendable {
             if let operation = pa_context_subscribe(changed, subscription.libpulseMask, nil, nil) {
                 pa_operation_unref(operation)
             }
-            if reconnectAttempt > 0 {
-                logger.info("reconnected", metadata: ["server": "\(serverLabel)", "attempts": "\(reconnectAttempt)"])
-            } else {
-                logger.debug("connected", metadata: ["server": "\(serverLabel)"])
-            }
+            // Nothing is logged here, on libpulse's thread under its lock: a log handler that
+            // waits (standard error, a pipe nobody reads) would stop every request. The
+            // connection's state events say it to whoever follows them.
             reconnectAttempt = 0
             setState(.ready)
             let waiters = connectWaiters
@@ -180,9 +178,6 @@ final class ConnectionCore: @unchecked Sendable {
             failWaiters(error)
             return
         }
-        if wasReady {
-            logger.warning("lost the server", metadata: ["server": "\(serverLabel)", "reason": "\(error.reason)"])
-        }
         guard reconnectPolicy.isEnabled, wasReady || reconnectAttempt > 0 else {
             reconnectAttempt = 0
             setState(.failed(error))
@@ -214,7 +209,14 @@ final class ConnectionCore: @unchecked Sendable {
     private func scheduleReconnectAttempt() {
         precondition(reconnectTask == nil && context == nil)
         let delay = reconnectPolicy.delay(beforeAttempt: reconnectAttempt)
+        // Said off the loop's thread and lock, once a loss: a log handler may wait.
+        let lost: (server: String, reason: String)? =
+            if case .reconnecting(1, let error) = state { (serverLabel, error.reason) } else { nil }
+        let logger = logger
         reconnectTask = Task { [weak self] in
+            if let lost {
+                logger.warning("lost the server", metadata: ["server": "\(lost.server)", "reason": "\(lost.reason)"])
+            }
             do {
                 try await Task.sleep(for: delay)
             } catch {

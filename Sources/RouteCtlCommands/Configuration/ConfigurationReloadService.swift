@@ -5,8 +5,10 @@ import UnixSignals
 
 /// Reloads `routectl daemon`'s configuration file on each SIGHUP (`systemctl --user reload
 /// routekit`), until graceful shutdown. A file that cannot be read or is invalid is refused
-/// and logged, and the running configuration stays. What changed applies at once, but the
-/// scope, which needs another connection: that is said, and applies at the next start.
+/// and logged, and the running configuration stays. What changed applies at once, but what
+/// needs another connection or events the connection was not subscribed to at start (the
+/// scope, call detection, turning on what follows streams in a daemon that started without):
+/// that is said, and applies at the next start.
 struct ConfigurationReloadService: Service {
     /// SIGHUP, trapped before the daemon said it runs (so that none is missed, nor kills it).
     let signals: UnixSignalsSequence
@@ -38,8 +40,18 @@ struct ConfigurationReloadService: Service {
             report("config: reload refused, the running configuration stays: \(error)")
             return running
         }
-        var applied = loaded
-        for step in ReloadPlan.steps(from: running, to: loaded) {
+        // What follows streams needs their events, which the connection subscribed to at start.
+        let fitted = ReloadPlan.fitted(loaded, running: running, subscription: startup.configuration.subscription)
+        if !fitted.waiting.isEmpty {
+            report("config: \(fitted.waiting.joined(separator: ", ")) applies when the daemon restarts: it started without "
+                   + "following streams; it stays as it was until then")
+        }
+        if !fitted.partial.isEmpty {
+            report("config: \(fitted.partial.joined(separator: ", ")) applies, but moves only the ring streams already playing "
+                   + "when a call rings until the daemon restarts: it started without following streams")
+        }
+        var applied = fitted.configuration
+        for step in ReloadPlan.steps(from: running, to: fitted.configuration) {
             switch step {
             case .preferences(let preferences):
                 let fromFile = startup.overrides.preferences == nil && !preferences.isEmpty

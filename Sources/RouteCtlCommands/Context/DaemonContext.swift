@@ -23,7 +23,7 @@ final class DaemonContext: ContextControl, Service {
     private let manager: AudioDeviceManager
     /// Softphones that do not talk to RouteKit, found by their streams; nil when turned off.
     private let callDetector: StreamCallDetector?
-    private let mpris: MPRISConnection?
+    private let mpris: MPRISFollower?
     private let silentMode: SilentModeMonitor
     private let screenLock: ScreenLockMonitor
     private let capture: VolumeButtonCapture
@@ -39,16 +39,16 @@ final class DaemonContext: ContextControl, Service {
     }
 
     /// Monitors for `client`'s server and `manager`'s routes, pausing the session's MPRIS
-    /// players (`mpris`, nil without a session bus; closed when the service ends) with
+    /// players (`mpris`, nil without a session bus; followed until the service ends) with
     /// `settings`; `screenLock` says which buses to ask about the screen; `write` gets the
     /// daemon's lines.
-    init(client: PulseClient, manager: AudioDeviceManager, mpris: MPRISConnection?, settings: MediaSettings,
+    init(client: PulseClient, manager: AudioDeviceManager, mpris: MPRISFollower?, settings: MediaSettings,
          calls: CallSettings = CallSettings(), screenLock: ScreenLockConfiguration, write: @escaping @Sendable (String) -> Void,
          logger: Logger) {
         self.mpris = mpris
         self.manager = manager
         callDetector = calls.detects ? StreamCallDetector(server: client, rule: calls.detection, logger: logger) : nil
-        mediaGuard = MediaGuard(server: client, manager: manager, players: mpris.map { [$0.players] } ?? [], settings: settings,
+        mediaGuard = MediaGuard(server: client, manager: manager, players: mpris.map { [$0] } ?? [], settings: settings,
                                 logger: logger)
         ringing = RingtoneFollower(server: client, manager: manager, settings: calls.ringingSettings(privateKinds: settings.privateKinds),
                                    logger: logger)
@@ -85,7 +85,7 @@ final class DaemonContext: ContextControl, Service {
         await cancelWhenGracefulShutdown {
             await withDiscardingTaskGroup { group in
                 group.addTask { await self.mediaGuard.run() }
-                if let players = self.mpris?.players {
+                if let players = self.mpris {
                     group.addTask { await players.run() }
                 }
                 group.addTask { await self.screenLock.run() }
@@ -134,7 +134,6 @@ final class DaemonContext: ContextControl, Service {
             }
         }
         captureCommand.finish()
-        await mpris?.connection.close()
         broadcast.finish()
     }
 
@@ -143,21 +142,22 @@ final class DaemonContext: ContextControl, Service {
     private func media(_ event: MediaEvent) {
         switch event {
         case .held(let reason, let players, let streams, let unmatched):
-            write("media: \(reason): paused \(players.isEmpty ? "no player" : players.joined(separator: ", ")); muted "
+            write("media: \(TerminalText.escaped(reason.description)): paused \(players.isEmpty ? "no player" : Self.names(players)); muted "
                   + "\(streams.isEmpty ? "no stream" : "streams " + streams.map(String.init).joined(separator: ", "))"
                   + (unmatched.isEmpty ? "" : " (no player for \(unmatched.map(String.init).joined(separator: ", ")): unmuted after "
                      + "\(mediaGuard.settings.unmatchedMuteDuration))"))
             if !players.isEmpty { notify(.mediaPaused(players: players, reason: reason.description)) }
         case .resumed(let reason, let players):
-            write("media: resumed \(players.joined(separator: ", ")) (paused for \(reason))")
+            write("media: resumed \(Self.names(players)) (paused for \(TerminalText.escaped(reason.description)))")
             notify(.mediaResumed(players: players, reason: reason.description))
         case .forgotten(let players):
-            write("media: will not resume \(players.joined(separator: ", ")) (played, stopped or gone since, or too long ago)")
+            write("media: will not resume \(Self.names(players)) (played, stopped or gone since, or too long ago)")
         case .failed(let message):
-            write("media: \(message)")
+            write("media: " + TerminalText.escaped(message))
         case .player(let player):
-            write("media: player \(player.name) (\(player.identity ?? "no identity"), pid \(player.processID.map(String.init) ?? "unknown")) "
-                  + player.status.rawValue.lowercased())
+            // A player's Identity is whatever the player says: escaped, as every bus text.
+            write("media: player \(TerminalText.escaped(player.name)) (\(TerminalText.escaped(player.identity ?? "no identity")), "
+                  + "pid \(player.processID.map(String.init) ?? "unknown")) " + TerminalText.escaped(player.status.rawValue.lowercased()))
         case .ready, .released:
             break
         }
@@ -187,13 +187,18 @@ final class DaemonContext: ContextControl, Service {
         }
     }
 
+    /// Player names (bus names, or an in-process player's own) for a line, escaped.
+    private static func names(_ players: [String]) -> String {
+        players.map(TerminalText.escaped).joined(separator: ", ")
+    }
+
     private static func sessionID(_ id: DetectedCall.ID) -> CallSession.ID {
         CallSession.ID(rawValue: "detected-\(id.rawValue)")
     }
 
     private func captured(_ event: VolumeCaptureEvent) {
         if case .pressed(let button, _) = event {
-            write("volume: \(button) pressed")
+            write("volume: \(TerminalText.escaped("\(button)")) pressed")
             notify(.volumeButton(button.rawValue))
         }
     }

@@ -113,21 +113,7 @@ package final class WorkerPoolExecutor: TaskExecutor, SchedulingExecutor, @unche
 
     /// Starts a detached thread that runs `body` with every asynchronous signal blocked.
     private func startThread(named name: String, _ body: @escaping @Sendable (WorkerPoolExecutor) -> Never) {
-        let start = ThreadStart(executor: self, name: name, body: body)
-        var thread = pthread_t()
-        let result = pthread_create(&thread, nil, { context in
-            let start = Unmanaged<ThreadStart>.fromOpaque(context!).takeRetainedValue()
-            var signals = sigset_t()
-            sigfillset(&signals)
-            for synchronous in [SIGILL, SIGTRAP, SIGABRT, SIGFPE, SIGBUS, SIGSEGV, SIGSYS, SIGPIPE, SIGPROF] {
-                sigdelset(&signals, synchronous)
-            }
-            pthread_sigmask(SIG_BLOCK, &signals, nil)
-            nameThisThread(start.name)
-            start.body(start.executor)
-        }, Unmanaged.passRetained(start).toOpaque())
-        precondition(result == 0, "routectl: cannot start a thread (pthread_create: \(result))")
-        pthread_detach(thread)
+        startDetachedThread(named: name) { [self] in body(self) }
     }
 
     /// Nanoseconds on `clock`'s Linux clock.
@@ -151,28 +137,5 @@ package final class WorkerPoolExecutor: TaskExecutor, SchedulingExecutor, @unche
         let (seconds, attoseconds) = duration.components
         let (whole, overflow) = UInt64(seconds).multipliedReportingOverflow(by: 1_000_000_000)
         return overflow ? .max : whole.addingReportingOverflow(UInt64(attoseconds / 1_000_000_000)).partialValue
-    }
-}
-
-/// Names the calling thread (what `top -H`, `perf` and /proc show), through
-/// /proc/thread-self/comm: Glibc's module leaves out `pthread_setname_np`.
-private func nameThisThread(_ name: String) {
-    let descriptor = open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC)
-    guard descriptor >= 0 else { return }
-    defer { close(descriptor) }
-    let bytes = Array(name.utf8.prefix(15))
-    _ = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-}
-
-/// What a new thread needs, passed through `pthread_create`'s context pointer.
-private final class ThreadStart: Sendable {
-    let executor: WorkerPoolExecutor
-    let name: String
-    let body: @Sendable (WorkerPoolExecutor) -> Never
-
-    init(executor: WorkerPoolExecutor, name: String, body: @escaping @Sendable (WorkerPoolExecutor) -> Never) {
-        self.executor = executor
-        self.name = name
-        self.body = body
     }
 }

@@ -217,17 +217,6 @@ struct Restorer: Sendable {
     /// Runs `body` until the deadline; nil when it throws or the deadline passes (the request
     /// is then cancelled, which ends it at once).
     private func bounded<Value: Sendable>(_ body: @escaping @Sendable () async throws -> Value) async -> Value? {
-        guard ContinuousClock.now < deadline else { return nil }
-        let deadline = self.deadline
-        return await withTaskGroup(of: Value?.self) { group in
-            group.addTask { try? await body() }
-            group.addTask {
-                try? await Task.sleep(until: deadline, clock: .continuous)
-                return nil
-            }
-            let first = await group.next() ?? nil
-            group.cancelAll()
-            return first
-        }
+        await untilDeadline(deadline, body)
     }
 }

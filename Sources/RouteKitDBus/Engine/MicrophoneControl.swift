@@ -1,4 +1,5 @@
 import PulseAudio
+import RouteKit
 
 /// Reads the mute of the source the engine records from, as the server shows it, so that the
 /// D-Bus properties (`MicMuted`, callaudiod's `MicState`) say what is true, not what was asked.
@@ -20,9 +21,14 @@ public struct SourceMuteReader: MicrophoneControl {
         self.client = client
     }
 
-    /// Reads the source.
+    /// How long a reading may take: a frozen server (SIGSTOP) answers nothing, and `Status`
+    /// and the properties it feeds must answer all the same (the mute then unknown).
+    public static let readTimeout: Duration = .milliseconds(500)
+
+    /// Reads the source, within ``readTimeout``.
     public func isMuted(_ source: String) async -> Bool? {
-        (try? await client.source(named: source))?.isMuted
+        let client = client
+        return await untilDeadline(.now + Self.readTimeout) { try await client.source(named: source)?.isMuted } ?? nil
     }
 
     /// Source and server events, and the connection coming back, straight from the client's

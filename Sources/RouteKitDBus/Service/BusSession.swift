@@ -63,8 +63,14 @@ public final class BusSession: Sendable {
                 properties: CallAudioProperties.all(state, microphoneMuted: muted), callsInFlight: callsInFlight) : nil
             for (name, object) in [(RouteKitInterface.name, routeKit), (CallAudioInterface.name, callAudio)] {
                 guard let object else { continue }
-                switch try await connection.requestName(name) {
+                // After a reconnection the name may have been taken meanwhile (a client's call
+                // activating callaudiod): it is taken back from an owner that allows it, or
+                // queued for, and served as soon as that owner leaves.
+                switch try await connection.requestName(name, queueing: !strict) {
                 case .primaryOwner, .alreadyOwner: continue
+                case .queued:
+                    let owner = await BusOwnerDescription.describe(ownerOf: name, on: connection) ?? "another process"
+                    report("dbus: \(name) is owned by \(owner); RouteKit serves it as soon as that one leaves")
                 case .taken:
                     let taken = RouteKitBusError.nameTaken(
                         name: name, owner: await BusOwnerDescription.describe(ownerOf: name, on: connection))

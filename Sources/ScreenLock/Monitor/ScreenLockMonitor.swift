@@ -82,24 +82,48 @@ public final class ScreenLockMonitor: Sendable {
 
     private func watchSystemBus(_ address: BusAddress,
                                 _ report: @escaping @Sendable (SourceSlot, SourceAnswer?) -> Void) async {
-        guard let connection = await open(address) else { return }
-        await LogindWatcher(connection: connection, lookups: configuration.sessionLookups, logger: logger,
-                            report: { report(.logind, $0) }).run()
-        await connection.close()
+        await following(address) { connection in
+            await LogindWatcher(connection: connection, lookups: self.configuration.sessionLookups, logger: self.logger,
+                                report: { report(.logind, $0) }).run()
+        }
     }
 
     private func watchSessionBus(_ address: BusAddress,
                                  _ report: @escaping @Sendable (SourceSlot, SourceAnswer?) -> Void) async {
-        guard let connection = await open(address) else { return }
-        await withDiscardingTaskGroup { group in
-            for service in configuration.screenSavers {
-                group.addTask {
-                    await ScreenSaverWatcher(connection: connection, service: service, logger: self.logger,
-                                             report: { report(.screenSaver(service), $0) }).run()
+        await following(address) { connection in
+            await withDiscardingTaskGroup { group in
+                for service in self.configuration.screenSavers {
+                    group.addTask {
+                        await ScreenSaverWatcher(connection: connection, service: service, logger: self.logger,
+                                                 report: { report(.screenSaver(service), $0) }).run()
+                    }
                 }
             }
         }
-        await connection.close()
+    }
+
+    /// Runs `watch` on a connection to `address` until the connection ends (its watchers
+    /// then report their sources unknown), and again on a new one each time the bus comes
+    /// back (``BusComeback``), until cancelled. A bus that cannot be reached at first is not
+    /// waited for: its sources stay unknown.
+    private func following(_ address: BusAddress, _ watch: @escaping @Sendable (BusConnection) async -> Void) async {
+        guard var connection = await open(address) else { return }
+        var comeback = BusComeback(address: address)
+        while true {
+            await watch(connection)
+            await connection.close()
+            guard !Task.isCancelled else { return }
+            logger.info("screen lock sources on this bus are unknown until it is back", metadata: ["bus": "\(address)"])
+            while true {
+                do { try await comeback.wait() } catch { return }
+                if let again = try? await BusConnection.open(address, logger: logger) {
+                    connection = again
+                    comeback.reset()
+                    logger.info("screen lock sources on this bus are followed again", metadata: ["bus": "\(address)"])
+                    break
+                }
+            }
+        }
     }
 
     private func open(_ address: BusAddress) async -> BusConnection? {
