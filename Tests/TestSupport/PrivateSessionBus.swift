@@ -4,8 +4,9 @@ import ProcessRunner
 import Synchronization
 
 /// A private D-Bus session bus for one test: `dbus-daemon` with a configuration of its own in
-/// a temporary directory — no service activation, so nothing installed on the machine
-/// (callaudiod among others) can be started on it — listening on `unix:path=DIR/bus`.
+/// a temporary directory — no activation of what is installed on the machine (callaudiod
+/// among others), only of the services a test names (``start(activating:)``) — listening on
+/// `unix:path=DIR/bus`.
 ///
 /// Started through the package's process runner (under `setpriv --pdeathsig KILL` where
 /// installed, so that it dies with the test process) and ready once the daemon has printed its
@@ -36,11 +37,19 @@ public final class PrivateSessionBus: Sendable {
     }
 
     /// Starts a bus in a new temporary directory, returning once it accepts connections.
-    public static func start() async throws -> PrivateSessionBus {
+    /// `activating` maps bus names to the command the bus starts when a client calls the name
+    /// while nobody owns it (D-Bus activation, as a service file installed for the session
+    /// bus does); the command gets `DBUS_SESSION_BUS_ADDRESS` naming this bus.
+    public static func start(activating services: [String: [String]] = [:]) async throws -> PrivateSessionBus {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("routekit-bus-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: directory + "/services", withIntermediateDirectories: true)
         let bus = PrivateSessionBus(directory: directory)
-        try Self.configuration(listeningAt: bus.socketPath)
+        for (name, command) in services.sorted(by: { $0.key < $1.key }) {
+            let exec = (["/usr/bin/env", "DBUS_SESSION_BUS_ADDRESS=\(bus.address)"] + command).joined(separator: " ")
+            try "[D-BUS Service]\nName=\(name)\nExec=\(exec)\n"
+                .write(toFile: "\(directory)/services/\(name).service", atomically: true, encoding: .utf8)
+        }
+        try Self.configuration(listeningAt: bus.socketPath, services: directory + "/services")
             .write(toFile: directory + "/session.conf", atomically: true, encoding: .utf8)
         try await bus.launch()
         return bus
@@ -48,8 +57,9 @@ public final class PrivateSessionBus: Sendable {
 
     /// Starts a bus, runs `body` with it, and stops it and removes its folder, also when `body` throws.
     public static func withBus<Result>(isolation: isolated (any Actor)? = #isolation,
+                                       activating services: [String: [String]] = [:],
                                        _ body: (PrivateSessionBus) async throws -> Result) async throws -> Result {
-        let bus = try await start()
+        let bus = try await start(activating: services)
         do {
             let result = try await body(bus)
             await bus.remove()
@@ -112,7 +122,7 @@ public final class PrivateSessionBus: Sendable {
         }
     }
 
-    private static func configuration(listeningAt socket: String) -> String {
+    private static func configuration(listeningAt socket: String, services: String) -> String {
         """
         <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
          "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
@@ -120,6 +130,7 @@ public final class PrivateSessionBus: Sendable {
           <type>session</type>
           <listen>unix:path=\(socket)</listen>
           <auth>EXTERNAL</auth>
+          <servicedir>\(services)</servicedir>
           <policy context="default">
             <allow send_destination="*" eavesdrop="true"/>
             <allow eavesdrop="true"/>

@@ -5,6 +5,9 @@ import RouteKit
 /// the call before anything changed, except a device that vanished while it was chosen.
 enum RouteKitCallHandler {
     static func answer(_ call: BusMethodCall, driver: EngineDriver, publisher: StatePublisher, clients: BusClients) async {
+        // A call that started the daemon (bus activation) arrives while the engine still reads
+        // the server: it is decided on the devices, not refused for want of any.
+        await driver.manager.pastFirstReading()
         do throws(BusError) {
             let devices = await driver.devices()
             let state = driver.manager.state
@@ -51,6 +54,7 @@ enum RouteKitCallHandler {
 /// than 0 and 1 (`InvalidArgs`).
 enum CallAudioCallHandler {
     static func answer(_ call: BusMethodCall, driver: EngineDriver, publisher: StatePublisher) async {
+        await driver.manager.pastFirstReading()
         let method: CallAudioMethod
         do throws(BusError) {
             method = try CallAudioRequest.decode(member: call.member, arguments: call.arguments).method
