@@ -11,7 +11,8 @@ extension RouteMachine {
         /// Not a rival; the route is decided again at once.
         case serverChoosing
         /// Another default stands on a device that was there all along: someone's answer
-        /// crossed ours, or the server is slow. Counted toward the override limit.
+        /// crossed ours, or the server is slow. Counted toward the override limit, and taken
+        /// back below it.
         case otherDefault(AudioDevice)
         /// The server shows the device itself as the default (only its input or port missed).
         case incomplete
@@ -45,9 +46,9 @@ extension RouteMachine {
     /// and the actions (a `yielded` event).
     ///
     /// Only a default on another device that was there all along counts toward the limit, and
-    /// only the limit yields: a first crossing is taken as a slow server (the device waits for
-    /// a change, so that audio does not bounce), a further one within the window as a fight,
-    /// answered by taking the default back until the limit.
+    /// only the limit yields: below it the same switch is asked again (a rival's answer that
+    /// crossed ours, or a slow server; never a fall to another device, so audio does not
+    /// bounce), and at the limit the device waits for a change.
     mutating func answerMissedConfirmation(_ missed: MissedConfirmation, now: ContinuousClock.Instant)
         -> (waits: Bool, actions: [RouteAction]) {
         switch missed {
@@ -59,7 +60,7 @@ extension RouteMachine {
             guard configuration.isSystemScope, !isYielding else { return (true, []) }
             let count = countOverride(now: now)
             let yielded = yieldIfOverLimit(to: other, count: count)
-            return (!yielded.isEmpty || count == 1, yielded)
+            return (!yielded.isEmpty, yielded)
         }
     }
 }
