@@ -10,7 +10,7 @@ import Testing
 /// goes; once it is back, the route is the policy's answer and the daemon answers as before.
 @Suite("routectl daemon with WirePlumber killed")
 struct DaemonSessionManagerKillTests {
-    @Test("WirePlumber killed while the headset comes and goes: the daemon lives and answers; back, the route (known issue)",
+    @Test("WirePlumber killed while the headset comes and goes: the daemon lives and answers; back, the route is the policy's",
           .timeLimit(.minutes(5)))
     func wirePlumberKilled() async throws {
         let drill = FaultDrill.fromEnvironment(defaultRepeats: 2)
@@ -28,17 +28,14 @@ struct DaemonSessionManagerKillTests {
                 #expect(answered.status == 0, "\(answered)")
                 let restarted = clock.now
                 try await server.restartSessionManager()
-                // Known: without WirePlumber the server refuses a default ("Not supported": no
-                // "default" metadata), the switch to the headset fails, and WirePlumber, back,
-                // applies a default of its own, which the engine takes for another client's
-                // choice and keeps (route: speaker <- bt_headset (changedElsewhere)).
-                await withKnownIssue("WirePlumber's default after its restart is kept as another client's choice",
-                                     isIntermittent: true) {
-                    do {
-                        try await ServerObservation.waitForDefaultSink("bt_headset", on: server, timeout: .seconds(10))
-                    } catch {
-                        throw TimedOut(what: "round \(round): \(error)", written: daemon.standardError.lines)
-                    }
+                // Without WirePlumber the server refuses a default ("Not supported": no
+                // "default" metadata) or shows none; WirePlumber, back, applies a default of its
+                // own, which is the session manager choosing, not another client: the engine
+                // decides again and the headset is the default.
+                do {
+                    try await ServerObservation.waitForDefaultSink("bt_headset", on: server, timeout: .seconds(10))
+                } catch {
+                    throw TimedOut(what: "round \(round): \(error)", written: daemon.standardError.lines)
                 }
                 longest = max(longest, restarted.duration(to: clock.now))
                 let after = try await withTimeout("Status after WirePlumber's return, round \(round)", .seconds(5)) {

@@ -38,6 +38,10 @@ extension RouteMachine {
         let before = Dictionary(self.devices.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let defaultsMoved = defaultSink != self.defaultSink
         let previousSink = self.defaultSink, previousSource = self.defaultSource
+        // A default where there was none: the session manager choosing (WirePlumber back
+        // after a crash), no one's choice against the route. What waited for want of a default
+        // is decided on again.
+        let defaultAppeared = configuration.isSystemScope && previousSink == nil && defaultSink != nil
         let oldRoute = route
         apply(devices: devices, defaultSink: defaultSink, defaultSource: defaultSource)
         for id in added.sorted(by: { $0.rawValue < $1.rawValue }) {
@@ -62,6 +66,7 @@ extension RouteMachine {
         newcomers.formUnion(becameUsable)
         noteHoldOff(arrived: added.union(becameUsable), now: now)
         if !added.isEmpty || !removed.isEmpty || !becameUsable.isEmpty { isYielding = false }
+        if !added.isEmpty || !removed.isEmpty { lastDeviceChurn = now }
 
         // The switch under way.
         if let pending {
@@ -81,6 +86,7 @@ extension RouteMachine {
                 return actions
             case .confirming(let sink):
                 if configuration.isSystemScope, defaultSink == sink {
+                    if defaultAppeared { unconfirmed.removeAll() }
                     actions += confirm(pending, now: now)
                     return actions + decide(.deviceChanged, now: now)
                 }
@@ -91,12 +97,14 @@ extension RouteMachine {
         // No switch under way: what changed decides the reason.
         if configuration.isSystemScope, defaultsMoved, let current, unconfirmed[current.id] != nil {
             // A switch given up for want of confirmation was done after all: the server was
-            // slow, not unwilling. It is confirmed, not undone.
-            unconfirmed.removeValue(forKey: current.id)
+            // slow, not unwilling. It is confirmed, not undone (and when the default appeared
+            // where there was none, what else waited for a default is decided on again).
+            if defaultAppeared { unconfirmed.removeAll() } else { unconfirmed.removeValue(forKey: current.id) }
             let late = PendingSwitch(device: current, stage: .confirming(sink: defaultSink ?? ""), reason: .deviceChanged,
                                      deadline: now, previousSink: previousSink, previousSource: previousSource)
             return actions + confirm(late, now: now) + decide(.deviceChanged, now: now)
         }
+        if defaultAppeared { unconfirmed.removeAll() }
         let routeLost = oldRoute.map { old in !(device(old.id).map(RoutePolicy.isUsable) ?? false) } ?? false
         // The server itself moving the default to a device that just arrived (WirePlumber
         // does) is no one taking it away: the arrival is decided on as such.
@@ -108,16 +116,12 @@ extension RouteMachine {
         // from a device it had picked itself): only a default taken off the route is.
         // And a default that moves in the same batch as a device goes is the server's reaction.
         let echoOfAFailure = lastFailure.map { now - $0 < configuration.failureEcho } ?? false
-        let tookOurs = oldRoute?.output?.deviceName == previousSink && removed.isEmpty && !echoOfAFailure
+        let tookOurs = oldRoute?.output?.deviceName == previousSink && removed.isEmpty && !echoOfAFailure && !defaultAppeared
         if configuration.isSystemScope, defaultsMoved, !routeLost, !serverPickedNewcomer, !routeRecreated, tookOurs,
            let oldRoute, current?.id != oldRoute.id {
             // Someone else moved the default away from a route that is still there.
             ledger.defaultSinkTaken()
-            overrides = overrides.filter { now - $0 < configuration.overrideWindow } + [now]
-            if overrides.count >= configuration.overrideLimit, !isYielding {
-                isYielding = true
-                actions.append(.emit(.yielded(to: current, overrides: overrides.count)))
-            }
+            actions += yieldIfOverLimit(to: current, count: countOverride(now: now))
             if isYielding {
                 return actions + report(current, reason: .changedElsewhere)
             }
@@ -136,7 +140,7 @@ extension RouteMachine {
         }
         if isYielding { return actions + report(current, reason: .changedElsewhere) }
         let reason: RouteChangeReason = routeLost ? .deviceFailed : (!added.isEmpty || !becameUsable.isEmpty) ? .deviceAppeared
-            : defaultsMoved ? .changedElsewhere : .deviceChanged
+            : defaultsMoved && !defaultAppeared ? .changedElsewhere : .deviceChanged
         return actions + decide(reason, now: now)
     }
 
@@ -267,6 +271,9 @@ extension RouteMachine {
 
     /// A step of the switch to `id` failed.
     mutating func switchFailed(_ id: AudioDevice.ID, _ failure: SwitchFailure, now: ContinuousClock.Instant) -> [RouteAction] {
+        // A default that names a device gone or not there yet: whatever the server chooses
+        // next is its reaction, even when a newer switch already replaced this one.
+        if failure.code == .noSuchEntity { lastFailure = now }
         guard let pending, pending.device.id == id else { return [] }
         self.pending = nil
         guard failure.isAboutTheDevice else {
@@ -303,17 +310,15 @@ extension RouteMachine {
             SwitchFailure(step: .verification,
                           message: "the server kept \(defaultSink.map { "\"\($0)\"" } ?? "no sink") as the default instead of \"\(sink)\"")
         }
-        unconfirmed[pending.device.id] = device(pending.device.id) ?? pending.device
-        var actions = fail(pending.device, failure, setAside: false, now: now)
-        if configuration.isSystemScope, case .confirming = pending.stage, isStillCandidate(pending.device.id),
-           let current, current.id != pending.device.id, !isYielding {
-            // The device is there, yet another default stands: someone keeps taking it (a rival
-            // daemon whose answer crossed ours). Taking it back again would only fight.
-            overrides = overrides.filter { now - $0 < configuration.overrideWindow } + [now]
-            isYielding = true
-            actions.append(.emit(.yielded(to: current, overrides: overrides.count)))
+        var answer = (waits: true, actions: [RouteAction]())
+        if configuration.isSystemScope, case .confirming = pending.stage, isStillCandidate(pending.device.id) {
+            // The device is there, yet it is not the default: no default at all, the server's
+            // fallback while devices came and went, or someone else's default (a rival daemon
+            // whose answer crossed ours), which alone counts toward yielding.
+            answer = answerMissedConfirmation(missedConfirmation(of: pending.device.id, now: now), now: now)
         }
-        return actions
+        if answer.waits { unconfirmed[pending.device.id] = device(pending.device.id) ?? pending.device }
+        return fail(pending.device, failure, setAside: false, now: now) + answer.actions
     }
 
     /// The executor made a change: written in the ledger, for stop().
@@ -429,6 +434,9 @@ extension SwitchFailure {
     /// aside until it changes. Connection loss, timeouts and cancellation never do.
     var isAboutTheDevice: Bool {
         guard let code else { return step != .verification && step != .moveStreams && !isCancellation }
+        // A server that cannot take a default at all (pipewire-pulse while WirePlumber is
+        // gone: no "default" metadata) refuses every device alike.
+        if code == .notSupported, step == .defaultSink || step == .defaultSource { return false }
         return ![.connectionTerminated, .connectionRefused, .timeout, .badState, .invalidServer, .protocolError].contains(code)
     }
 

@@ -100,6 +100,8 @@ struct RouteMachine: Sendable {
     var unconfirmed: [AudioDevice.ID: AudioDevice] = [:]
     /// When someone else took the default away recently.
     var overrides: [ContinuousClock.Instant] = []
+    /// When devices last appeared or went: a default that moves soon after is the server's.
+    var lastDeviceChurn: ContinuousClock.Instant?
     /// When a switch last failed.
     var lastFailure: ContinuousClock.Instant?
     /// The sinks and sources the route was on lately, newest last: a stream that followed the

@@ -89,7 +89,7 @@ struct RouteMachineSwitchTests {
 
     // MARK: Refusals set a device aside
 
-    @Test(arguments: [PulseError.Code.noSuchEntity, .invalidArgument, .accessDenied, .notSupported])
+    @Test(arguments: [PulseError.Code.noSuchEntity, .invalidArgument, .accessDenied])
     func aRefusedDeviceIsSetAsideUntilItChanges(_ code: PulseError.Code) throws {
         var rig = MachineRig([speaker, headset], defaultSink: speaker.sinkName,
                              preferences: PreferenceList([.kind(.bluetooth), .kind(.speakerphone)]))
@@ -178,7 +178,7 @@ struct RouteMachineSwitchTests {
 
     // MARK: Unconfirmed switches (defect 9)
 
-    @Test func aSwitchNotConfirmedInTimeFailsAndIsNotRetriedUntilTheDeviceChanges() throws {
+    @Test func aSwitchNotConfirmedInTimeIsRetriedToTheOverrideLimitThenNotUntilTheDeviceChanges() throws {
         var rig = MachineRig([speaker, headset], defaultSink: speaker.sinkName,
                              preferences: PreferenceList([.kind(.bluetooth), .kind(.speakerphone)]))
         let started = rig.start()
@@ -189,12 +189,24 @@ struct RouteMachineSwitchTests {
         #expect(rig.machine.deadlinePassed(now: rig.now).isEmpty)
         #expect(rig.machine.pending?.device.id == headset.id)
 
+        // The speaker, there all along, stays the default: counted as an override and taken
+        // back (the same switch again, never a bounce to the speaker) until the limit.
+        let limit = rig.machine.configuration.overrideLimit
+        for miss in 1..<limit {
+            let retried = rig.passDeadline()
+            #expect(retried.failures.map(\.device) == [headset.id])
+            #expect(retried.routedTo == [headset.id], "miss \(miss) is taken back")
+            #expect(retried.routeChanges.isEmpty)
+            #expect(!rig.machine.isYielding, "miss \(miss) of \(limit) never yields")
+        }
+
         let late = rig.passDeadline()
         let failure = try #require(late.failures.first)
         #expect(failure.device == headset.id)
         #expect(failure.failure.step == .verification)
         #expect(late.routeChanges == [SeenRouteChange(nil, speaker.id, .fellThrough)])
         #expect(late.strayMoves.isEmpty)
+        #expect(late.events.contains(.yielded(to: rig.device(speaker.id), overrides: limit)))
         #expect(rig.machine.pending == nil)
         #expect(rig.machine.deadline == nil)
 
@@ -218,7 +230,7 @@ struct RouteMachineSwitchTests {
                              preferences: PreferenceList([.kind(.bluetooth), .kind(.speakerphone)]))
         let plan = try #require(rig.start().plans.first)
         rig.machine.record(.defaultSink(plan.sink))  // the executor asked for it
-        _ = rig.passDeadline()
+        for _ in 1...rig.machine.configuration.overrideLimit { _ = rig.passDeadline() }
         #expect(rig.machine.route?.id == speaker.id)
 
         // The slow server does it after all: the preferred device is the default now. Moving
