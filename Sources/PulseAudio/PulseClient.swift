@@ -89,6 +89,23 @@ public final class PulseClient: Sendable {
         try await core.connect()
     }
 
+    /// Replaces the connection with a new one without ever being disconnected, and returns
+    /// once the new one carries the client's requests and events.
+    ///
+    /// For pipewire-pulse, which keeps a copy of the graph per connection: a copy can miss a
+    /// change of the default made while another client was binding PipeWire's "default"
+    /// metadata, and then shows the old default until the next change (see Docs/Reliability.md).
+    /// A new connection reads the server afresh. Requests in flight are answered on the old
+    /// connection, events go on without a gap (a few may come twice), the connection's state
+    /// stays `.ready`, and a server change event follows so that followers read the defaults
+    /// again. On PulseAudio, whose clients all see one state, it only costs a connection.
+    ///
+    /// Throws ``PulseError/Code/badState`` when the client is not ready, or the new
+    /// connection's error when it could not connect (the old one then stays).
+    public func renewConnection() async throws {
+        try await core.renew()
+    }
+
     /// The server's changes and this client's connection changes, from now on, until
     /// ``shutdown()``. Each call returns a new, independent stream that buffers without bound;
     /// stop iterating to leave.

@@ -16,23 +16,28 @@ final class ConnectionCore: @unchecked Sendable {
     private let applicationName: String
     private let properties: [String: String]
     private let reconnectPolicy: ReconnectPolicy
-    private let subscription: SubscriptionMask
-    private let logger: Logger
+    let subscription: SubscriptionMask
+    let logger: Logger
     /// This connection's name in the request trace (``RequestTrace``); empty when it is off.
     private let traceName: String
 
     // Loop-lock protected.
-    private var context: OpaquePointer?
+    private(set) var context: OpaquePointer?
     private var contextReached = false
-    private var state: ConnectionState = .idle
+    private(set) var state: ConnectionState = .idle
     private var pending: [ObjectIdentifier: OperationRecord] = [:]
     private var connectWaiters: [Int: CheckedContinuation<Void, any Error>] = [:]
-    private var nextWaiterID = 0
+    var nextWaiterID = 0
     /// The reconnection attempt under way or scheduled, counting from 1; 0 when not reconnecting.
     private var reconnectAttempt = 0
     /// The wait before the next reconnection attempt, while one is scheduled.
     private var reconnectTask: Task<Void, Never>?
-    private var isShutDown = false
+    private(set) var isShutDown = false
+    /// A renewal under way (``renew()``): the context that will take over, and who waits.
+    var successor: OpaquePointer?
+    var renewWaiters: [Int: CheckedContinuation<Void, any Error>] = [:]
+    /// Contexts a renewal replaced, open until the server has answered what was sent on them.
+    var retiring: [OpaquePointer] = []
 
     init(server: String?, applicationName: String, properties: [String: String],
          reconnectPolicy: ReconnectPolicy, subscription: SubscriptionMask, logger: Logger) {
@@ -102,6 +107,26 @@ final class ConnectionCore: @unchecked Sendable {
     /// Creates a context and starts connecting it (loop lock held).
     private func openContext() {
         precondition(context == nil)
+        switch makeContext() {
+        case .failure(let error):
+            attemptFailed(error, wasReady: false)
+        case .success(let newContext):
+            context = newContext
+            contextReached = false
+            if case .reconnecting = state {} else { setState(.connecting) }
+            if pa_context_connect(newContext, server, pa_context_flags_t(PA_CONTEXT_NOAUTOSPAWN.rawValue), nil) < 0 {
+                // The state callback has run with FAILED already, or will not run: settle here.
+                if context == newContext {
+                    contextEnded(newContext, error: PulseError(PulseError.Code(rawValue: pa_context_errno(newContext)),
+                                                               operation: "connect to \(serverLabel)"))
+                }
+            }
+        }
+    }
+
+    /// A new context with this client's name and properties, its state callback set, not yet
+    /// connecting (loop lock held).
+    func makeContext() -> Result<OpaquePointer, PulseError> {
         let propertyList = pa_proplist_new()
         defer { pa_proplist_free(propertyList) }
         for (key, value) in properties {
@@ -112,26 +137,18 @@ final class ConnectionCore: @unchecked Sendable {
         // tearing down a ring buffer whose server had been SIGKILLed.
         pa_proplist_sets(propertyList, "context.force.disable.shm", "yes")
         guard let newContext = pa_context_new_with_proplist(loop.api, applicationName, propertyList) else {
-            attemptFailed(PulseError(.internalError, operation: "connect to \(serverLabel)", reason: "pa_context_new failed"),
-                          wasReady: false)
-            return
+            return .failure(PulseError(.internalError, operation: "connect to \(serverLabel)", reason: "pa_context_new failed"))
         }
-        context = newContext
-        contextReached = false
-        if case .reconnecting = state {} else { setState(.connecting) }
         pa_context_set_state_callback(newContext, contextStateCallback, Unmanaged.passUnretained(self).toOpaque())
-        let flags = pa_context_flags_t(PA_CONTEXT_NOAUTOSPAWN.rawValue)
-        if pa_context_connect(newContext, server, flags, nil) < 0 {
-            // The state callback has run with FAILED already, or will not run: settle here.
-            if context == newContext {
-                contextEnded(newContext, error: PulseError(PulseError.Code(rawValue: pa_context_errno(newContext)),
-                                                           operation: "connect to \(serverLabel)"))
-            }
-        }
+        return .success(newContext)
     }
 
     /// libpulse's context state callback lands here (loop thread, lock held).
     func contextStateChanged(_ changed: OpaquePointer, _ newState: pa_context_state_t) {
+        if changed == successor {
+            successorStateChanged(changed, newState)
+            return
+        }
         guard changed == context else { return }
         switch newState {
         case PA_CONTEXT_READY:
@@ -159,6 +176,7 @@ final class ConnectionCore: @unchecked Sendable {
     /// The context failed or ended: fail what waited on it, then decide whether to try again.
     private func contextEnded(_ ended: OpaquePointer, error: PulseError) {
         let wasReady = contextReached
+        abandonRenewal(error)
         // Requests in flight learn why before libpulse cancels them.
         for operation in pending.values {
             operation.fail(PulseError(error.code, operation: operation.label,
@@ -189,8 +207,16 @@ final class ConnectionCore: @unchecked Sendable {
         scheduleReconnectAttempt()
     }
 
+    /// Makes `new`, ready and subscribed, the context requests and events use (loop lock held,
+    /// during a renewal). `old` is left to the caller.
+    func takeOver(from old: OpaquePointer, to new: OpaquePointer) {
+        precondition(context == old)
+        context = new
+        contextReached = true
+    }
+
     /// Detaches and releases a context (loop lock held). libpulse cancels its operations.
-    private func closeContext(_ closing: OpaquePointer) {
+    func closeContext(_ closing: OpaquePointer) {
         pa_context_set_state_callback(closing, nil, nil)
         pa_context_set_subscribe_callback(closing, nil, nil)
         pa_context_disconnect(closing)
@@ -235,13 +261,13 @@ final class ConnectionCore: @unchecked Sendable {
         }
     }
 
-    private func setState(_ newState: ConnectionState) {
+    func setState(_ newState: ConnectionState) {
         guard newState != state else { return }
         state = newState
         broadcaster.yield(.connectionStateChanged(newState))
     }
 
-    private func shutDownError(_ operation: String) -> PulseError {
+    func shutDownError(_ operation: String) -> PulseError {
         PulseError(.connectionTerminated, operation: operation, reason: "the client was shut down")
     }
 
@@ -314,6 +340,9 @@ final class ConnectionCore: @unchecked Sendable {
             }
             pending.removeAll()
             if let context { closeContext(context) }
+            abandonRenewal(error)
+            for retired in retiring { closeContext(retired) }
+            retiring.removeAll()
             failWaiters(error)
             setState(.shutDown)
             defer { reconnectTask = nil }

@@ -102,6 +102,18 @@ func subscriptionCallback(_ context: OpaquePointer?, _ type: pa_subscription_eve
     core.broadcaster.yield(.subscription(SubscriptionEvent(type: type, index: index)))
 }
 
+func successorSubscribedCallback(_ context: OpaquePointer?, _ success: Int32, _ u: UnsafeMutableRawPointer?) {
+    guard let context, let u else { return }
+    let core = Unmanaged<ConnectionCore>.fromOpaque(u).takeUnretainedValue()
+    core.successorSubscribed(context, success: success != 0)
+}
+
+func retiredDrainedCallback(_ context: OpaquePointer?, _ info: UnsafePointer<pa_server_info>?, _ u: UnsafeMutableRawPointer?) {
+    guard let context, let u else { return }
+    let core = Unmanaged<ConnectionCore>.fromOpaque(u).takeUnretainedValue()
+    core.retiredDrained(context)
+}
+
 /// libpulse's main loop saw the executor's wake descriptor readable (loop thread, lock held).
 func loopExecutorWakeCallback(_ api: UnsafeMutablePointer<pa_mainloop_api>?, _ event: OpaquePointer?,
                               _ descriptor: Int32, _ flags: pa_io_event_flags_t, _ userdata: UnsafeMutableRawPointer?) {

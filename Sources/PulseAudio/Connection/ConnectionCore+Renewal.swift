@@ -1,0 +1,146 @@
+import CPulseAudio
+
+/// Renewal: a second connection takes over from a ready one without the client ever being
+/// disconnected (make before break). pipewire-pulse keeps a copy of the graph per connection,
+/// and a copy can miss a change of the default for good (Docs/Reliability.md, "The PipeWire
+/// default that never reaches long-lived connections"); a new connection reads the server's
+/// state afresh.
+///
+/// The new context connects and subscribes; once the server has acknowledged the
+/// subscription it carries every request and event from then on. The old one keeps its
+/// subscription until the server has answered one last request on it, which comes after the
+/// answers to every request sent on it before and after every event it had sent: nothing in
+/// flight fails and no event is lost (some may arrive twice). Then it is closed. Last, a
+/// server change event tells followers to read the defaults again, now from the new copy.
+extension ConnectionCore {
+    /// Replaces the ready connection with a new one; returns once the new one carries the
+    /// client's requests and events. Throws when the client is not ready, or the new connection
+    /// failed (the old one then stays).
+    func renew() async throws {
+        let id = loop.withLock { () -> Int in
+            defer { nextWaiterID += 1 }
+            return nextWaiterID
+        }
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                loop.withLock {
+                    if Task.isCancelled {
+                        continuation.resume(throwing: CancellationError())
+                    } else if isShutDown {
+                        continuation.resume(throwing: shutDownError("renew the connection to \(serverLabel)"))
+                    } else if state != .ready || context == nil {
+                        continuation.resume(throwing: PulseError(.badState, operation: "renew the connection to \(serverLabel)",
+                                                                 reason: "not connected (\(state))"))
+                    } else {
+                        renewWaiters[id] = continuation
+                        if successor == nil { openSuccessor() }
+                    }
+                }
+            }
+        } onCancel: {
+            // Never take the loop lock in a cancellation handler (see `connect()`): hop.
+            Task { [self] in
+                loop.withLock {
+                    guard let waiter = renewWaiters.removeValue(forKey: id) else { return }
+                    waiter.resume(throwing: CancellationError())
+                    if renewWaiters.isEmpty, let successor {
+                        self.successor = nil
+                        closeContext(successor)
+                    }
+                }
+            }
+        }
+    }
+
+    /// Starts connecting the context that will take over (loop lock held).
+    private func openSuccessor() {
+        switch makeContext() {
+        case .failure(let error):
+            abandonRenewal(error)
+        case .success(let newContext):
+            successor = newContext
+            if pa_context_connect(newContext, server, pa_context_flags_t(PA_CONTEXT_NOAUTOSPAWN.rawValue), nil) < 0,
+               successor == newContext {
+                abandonRenewal(PulseError(PulseError.Code(rawValue: pa_context_errno(newContext)),
+                                          operation: "renew the connection to \(serverLabel)"))
+            }
+        }
+    }
+
+    /// The successor's state changed (loop thread, lock held): once ready it subscribes, and
+    /// takes over when the server acknowledges that (``successorSubscribed(_:success:)``).
+    func successorStateChanged(_ changed: OpaquePointer, _ newState: pa_context_state_t) {
+        switch newState {
+        case PA_CONTEXT_READY:
+            let userdata = Unmanaged.passUnretained(self).toOpaque()
+            guard let operation = pa_context_subscribe(changed, subscription.libpulseMask, successorSubscribedCallback, userdata) else {
+                abandonRenewal(PulseError(PulseError.Code(rawValue: pa_context_errno(changed)),
+                                          operation: "renew the connection to \(serverLabel)"))
+                return
+            }
+            pa_operation_unref(operation)
+        case PA_CONTEXT_FAILED, PA_CONTEXT_TERMINATED:
+            abandonRenewal(PulseError(PulseError.Code(rawValue: pa_context_errno(changed)),
+                                      operation: "renew the connection to \(serverLabel)"))
+        default:
+            break
+        }
+    }
+
+    /// The server acknowledged the successor's subscription (loop thread, lock held): it takes
+    /// over, and the old context drains.
+    func successorSubscribed(_ subscribed: OpaquePointer, success: Bool) {
+        guard subscribed == successor else { return }
+        guard success, let old = context else {
+            abandonRenewal(PulseError(PulseError.Code(rawValue: pa_context_errno(subscribed)),
+                                      operation: "renew the connection to \(serverLabel)"))
+            return
+        }
+        successor = nil
+        pa_context_set_subscribe_callback(subscribed, subscriptionCallback, Unmanaged.passUnretained(self).toOpaque())
+        takeOver(from: old, to: subscribed)
+        // A last request on the old context: its answer comes after everything it owed.
+        pa_context_set_state_callback(old, nil, nil)
+        retiring.append(old)
+        if let drain = pa_context_get_server_info(old, retiredDrainedCallback, Unmanaged.passUnretained(self).toOpaque()) {
+            pa_operation_unref(drain)
+        } else {
+            retire(old)
+        }
+        broadcaster.yield(.subscription(SubscriptionEvent(facility: .server, kind: .change, index: UInt32.max)))
+        let waiters = renewWaiters
+        renewWaiters.removeAll()
+        for waiter in waiters.values { waiter.resume() }
+    }
+
+    /// The old context has answered everything (loop thread, lock held): it is closed, from a
+    /// task of its own, not inside its own callback.
+    func retiredDrained(_ drained: OpaquePointer) {
+        let address = Int(bitPattern: UnsafeRawPointer(drained))  // a pointer is not Sendable
+        Task { [self] in
+            loop.withLock {
+                guard let drained = OpaquePointer(bitPattern: address) else { return }
+                retire(drained)
+            }
+        }
+    }
+
+    /// Closes a retired context, once (loop lock held).
+    private func retire(_ retired: OpaquePointer) {
+        guard let position = retiring.firstIndex(of: retired) else { return }
+        retiring.remove(at: position)
+        closeContext(retired)
+    }
+
+    /// Gives up a renewal under way, if any (loop lock held): the successor is closed, and who
+    /// waited for it gets `error`. The old connection stays.
+    func abandonRenewal(_ error: PulseError) {
+        if let successor {
+            self.successor = nil
+            closeContext(successor)
+        }
+        let waiters = renewWaiters
+        renewWaiters.removeAll()
+        for waiter in waiters.values { waiter.resume(throwing: error) }
+    }
+}
