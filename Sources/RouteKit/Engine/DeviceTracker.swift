@@ -29,6 +29,12 @@ struct DeviceTracker: Sendable {
     }
 
     var devices: [AudioDevice] { state.devices() }
+
+    /// Takes the defaults of `info`, read apart from the event stream (on a renewed
+    /// connection); the change says whether they differ from what the tracker had.
+    mutating func takeDefaults(of info: ServerInfo) -> Change {
+        Change(devices: state.setDefaults(sink: info.defaultSinkName, source: info.defaultSourceName))
+    }
     var defaultSinkName: String? { state.defaultSinkName }
     var defaultSourceName: String? { state.defaultSourceName }
 

@@ -150,6 +150,10 @@ struct EngineLoop: Sendable {
             actions += answer
             tickets.append(ticket)
         }
+        if isConnected, core.withShared({ $0.machine.isConfirmationOverdue(now: .now) }) {
+            await perform(actions)
+            actions = await readDefaultsOnRenewedConnection()
+        }
         actions += core.machine { $0.deadlinePassed(now: ContinuousClock.now) }
         await perform(actions)
         if isConnected, !streamEvents.isEmpty { await followStreams(streamEvents) }
@@ -159,6 +163,33 @@ struct EngineLoop: Sendable {
         }
         return true
     }
+
+    /// A switch's confirmation is overdue: before the machine judges it, the connection is
+    /// renewed and the defaults read on the new one. A pipewire-pulse connection can miss a
+    /// change of the default for good: PipeWire passes a change of WirePlumber's "default"
+    /// metadata only to the client binding it while any bind waits for WirePlumber's answer
+    /// (Docs/Reliability.md, "The PipeWire default that never reaches long-lived connections").
+    /// A renewal that fails or takes longer than ``renewalTimeLimit`` changes nothing.
+    private mutating func readDefaultsOnRenewedConnection() async -> [RouteAction] {
+        let server = self.server
+        let info = await untilDeadline(.now + Self.renewalTimeLimit) {
+            try await server.renewConnection()
+            return try await server.serverInfo()
+        }
+        guard let info else {
+            logger.debug("could not renew the server's connection to read its defaults")
+            return []
+        }
+        let stale = (sink: tracker.defaultSinkName, source: tracker.defaultSourceName)
+        let change = tracker.takeDefaults(of: info)
+        guard !change.isEmpty else { return [] }
+        logger.notice("the server's connection had missed a change of the default; read again on a new one",
+                      metadata: ["was": "\(stale.sink ?? "none")", "is": "\(info.defaultSinkName ?? "none")"])
+        return decide(on: change)
+    }
+
+    /// How long a renewal may take before the machine judges the switch on what it has.
+    static let renewalTimeLimit = Duration.seconds(1)
 
     /// After (re)connecting: reads everything again and decides afresh. A read that fails
     /// with the connection up is tried again shortly; one that fails because the connection

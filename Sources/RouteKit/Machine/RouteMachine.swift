@@ -131,6 +131,15 @@ struct RouteMachine: Sendable {
         [pending?.deadline, holdOff.nextRelease(holdOff: automatic.holdOff)].compactMap { $0 }.min()
     }
 
+    /// Whether a system-scope switch is waiting for the server to confirm the default past its
+    /// deadline: the engine reads the defaults on a renewed connection before the machine
+    /// judges it (``deadlinePassed(now:)``).
+    func isConfirmationOverdue(now: ContinuousClock.Instant) -> Bool {
+        guard configuration.isSystemScope, let pending, now >= pending.deadline,
+              case .confirming = pending.stage else { return false }
+        return true
+    }
+
     /// Whether the machine follows the server: it decides and reports routes only then.
     var isConnected: Bool { connection.isReady }
 

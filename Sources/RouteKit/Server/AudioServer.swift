@@ -68,6 +68,18 @@ public protocol AudioServer: Sendable {
     /// Mutes or unmutes the recording stream `sourceOutput` (the microphone's mute in
     /// application scope: the call's own capture streams).
     func setSourceOutputMute(_ sourceOutput: UInt32, muted: Bool) async throws
+
+    /// Replaces the connection with a new one that reads the server afresh, without a gap in
+    /// requests or events (`PulseClient.renewConnection()`). The engine asks for it when a
+    /// switch it made is not confirmed in time: a pipewire-pulse connection can miss a change
+    /// of the default for good. The default implementation does nothing, for servers whose
+    /// connections cannot miss one.
+    func renewConnection() async throws
+}
+
+extension AudioServer {
+    /// Nothing to renew.
+    public func renewConnection() async throws {}
 }
 
 extension AudioServer {

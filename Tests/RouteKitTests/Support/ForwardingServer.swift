@@ -13,6 +13,7 @@ protocol ForwardingServer: AudioServer {
 
 extension ForwardingServer {
     func serverInfo() async throws -> ServerInfo { try await base.serverInfo() }
+    func renewConnection() async throws { try await base.renewConnection() }
     func sinks() async throws -> [SinkInfo] { try await base.sinks() }
     func sources() async throws -> [SourceInfo] { try await base.sources() }
     func cards() async throws -> [CardInfo] { try await base.cards() }

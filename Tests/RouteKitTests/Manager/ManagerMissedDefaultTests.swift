@@ -1,0 +1,70 @@
+import PulseAudio
+import RouteKit
+import SoundServerSandbox
+import TestSupport
+import Testing
+
+/// A switch whose confirmation the manager's own connection never receives: PipeWire passes a
+/// change of WirePlumber's "default" metadata only to the client binding it while any bind
+/// waits for WirePlumber's answer, and pipewire-pulse binds it for every client that connects
+/// (Docs/Reliability.md, "The PipeWire default that never reaches long-lived connections").
+/// The manager renews its connection when the confirmation is overdue and judges the switch
+/// on what the new one reads.
+///
+/// The miss is provoked by switching while newcomers keep connecting (``NewcomerStorm``);
+/// switches are tried until one is missed (its confirmation then comes only after the
+/// deadline, on a renewed connection: the server lists a new client for the manager).
+@Suite("AudioDeviceManager on PipeWire: a confirmation its connection missed")
+struct ManagerMissedDefaultTests {
+    @Test("the switch counts once a renewed connection reads it: no failure, no move back", .timeLimit(.minutes(2)))
+    func missedConfirmation() async throws {
+        let earpiece = ConventionDevice.earpiece()
+        let headset = ConventionDevice.bluetoothHeadset("bt_headset")
+        try await LiveManagerRig.run(.pipewire, preferences: [.kind(.earpiece)]) { rig in
+            try await rig.plug(earpiece)
+            try await rig.plug(headset)
+            try await rig.start(expecting: earpiece)
+
+            var device = earpiece
+            var renewed = false
+            var attempts = 0
+            while !renewed, attempts < 60 {
+                attempts += 1
+                let next = device.name == earpiece.name ? headset : earpiece
+                let managerClient = try await Self.managerClientIndex(rig.server)
+                let mark = await rig.recorder.count
+                try await NewcomerStorm.during(rig.server) {
+                    await rig.manager.setPreferences([.device(next.id)])
+                }
+                let change = try await rig.recorder.waitForRoute(to: next.id, after: mark)
+                #expect(change.reason == .preferencesChanged)
+                let failures = await rig.recorder.switchFailures(after: mark)
+                #expect(failures.isEmpty, "the switch did happen: \(failures)")
+                #expect(try await Self.defaultSinkAfresh(rig.server) == next.name)
+                renewed = try await Self.managerClientIndex(rig.server) != managerClient
+                device = next
+            }
+            #expect(renewed, "no confirmation was missed in \(attempts) switches")
+            // The observer's connection may have missed it too; renewed, it agrees, and nothing
+            // moved back.
+            try await rig.observer.renewConnection()
+            try await rig.expectRoute(on: device, "after the renewal")
+        }
+    }
+
+    /// The default sink as a client connecting now reads it.
+    static func defaultSinkAfresh(_ server: SandboxServer) async throws -> String? {
+        try await PulseClient.withConnection(Self.newcomer(server)) { try await $0.serverInfo().defaultSinkName }
+    }
+
+    /// The index of the manager's client on the server, as a client connecting now lists it.
+    static func managerClientIndex(_ server: SandboxServer) async throws -> UInt32? {
+        try await PulseClient.withConnection(Self.newcomer(server)) { client in
+            try await client.clients().first { $0.name == "routekit-manager" }?.index
+        }
+    }
+
+    private static func newcomer(_ server: SandboxServer) -> PulseClient.Configuration {
+        .init(server: server.serverAddress, applicationName: "routekit-newcomer", reconnectPolicy: .never)
+    }
+}
