@@ -21,9 +21,21 @@ enum ServerObservation {
         do {
             try await withTimeout("the default sink to become \(name)", timeout) {
                 if try await client.serverInfo().defaultSinkName == name { return }
-                for await event in events {
-                    guard case .subscription(let change) = event, change.facility == .server else { continue }
-                    if try await client.serverInfo().defaultSinkName == name { return }
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    // A pipewire-pulse connection may miss a change of the default for good
+                    // (Docs/Reliability.md): once a second of waiting it reads the server
+                    // afresh, and the renewal's server change event has it checked again.
+                    group.addTask {
+                        while true {
+                            try await Task.sleep(for: .seconds(1))
+                            try? await client.renewConnection()
+                        }
+                    }
+                    defer { group.cancelAll() }
+                    for await event in events {
+                        guard case .subscription(let change) = event, change.facility == .server else { continue }
+                        if try await client.serverInfo().defaultSinkName == name { return }
+                    }
                 }
             }
         } catch let error as TimedOut {
