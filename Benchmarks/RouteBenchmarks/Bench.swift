@@ -70,10 +70,10 @@ final class Bench {
     let signals = SignalQueue()
     /// Plugs and unplugs headsets, fences rounds, restores the fallback when a switcher does not.
     let driver: PulseClient
-    /// Watches the server: its own connection, subscribed to every event. Replaced when
+    /// Watches the server: its own connection, subscribed to every event, renewed when
     /// pipewire-pulse keeps telling it a stale default (see ``settleOnSpeaker()``).
-    private(set) var observer: PulseClient
-    /// How many times the observer's connection was replaced because it read a stale default.
+    let observer: PulseClient
+    /// How many times the observer's connection was renewed because it read a stale default.
     private(set) var observerReconnections = 0
     /// Counts warnings and errors instead of printing them (see ``logCounts``).
     let logger: Logger
@@ -266,11 +266,11 @@ final class Bench {
     func settleOnSpeaker() async throws {
         let deadline = ContinuousClock.now + .seconds(60)
         var asked: ContinuousClock.Instant?
-        var checkedStaleness = false
+        var checked: ContinuousClock.Instant?
         while ContinuousClock.now < deadline {
-            if !checkedStaleness, let asked, ContinuousClock.now - asked > .seconds(20) {
-                checkedStaleness = true
-                if try await replaceObserverIfStale() { continue }
+            if let asked, ContinuousClock.now - (checked ?? asked) > .seconds(2) {
+                checked = .now
+                if try await renewObserverIfStale() { continue }
             }
             if try await observer.serverInfo().defaultSinkName == Self.speaker { return }
             if asked.map({ ContinuousClock.now - $0 > .seconds(10) }) ?? true {
@@ -297,10 +297,11 @@ final class Bench {
     }
 
     /// Whether a new connection reads the speaker as the default while the observer does
-    /// not: pipewire-pulse 0.3.65 has been seen to keep reporting an old default to one
-    /// connection for more than a minute (PipeWire's own metadata and every new connection
-    /// had the new one). If so, the observer is replaced by a new connection.
-    private func replaceObserverIfStale() async throws -> Bool {
+    /// not: a pipewire-pulse connection misses a change of the default made while another
+    /// client binds PipeWire's "default" metadata, for good (Docs/Reliability.md, "The PipeWire
+    /// default that never reaches long-lived connections"). If so, the observer's connection is
+    /// renewed.
+    private func renewObserverIfStale() async throws -> Bool {
         let probe = PulseClient(configuration: .init(server: server.serverAddress, applicationName: "bench-probe"), logger: logger)
         defer { probe.shutdown() }
         try await probe.connect()
@@ -308,14 +309,9 @@ final class Bench {
         let seen = try await observer.serverInfo().defaultSinkName
         guard fresh == Self.speaker, seen != Self.speaker else { return false }
         report("  pipewire-pulse still tells the observer's connection \(seen ?? "none") while a new connection reads "
-               + "\(Self.speaker): the observer reconnects")
-        forwarding?.cancel()
-        observer.shutdown()
-        observer = PulseClient(configuration: .init(server: server.serverAddress, applicationName: "bench-observer"), logger: logger)
-        try await observer.connect()
-        forwarding = signals.forward(observer.events())
+               + "\(Self.speaker): the observer's connection is renewed")
+        try await observer.renewConnection()
         observerReconnections += 1
-        while signals.poll() != nil {}
         return true
     }
 
