@@ -71,6 +71,64 @@ struct MediaMachineFallbackTests {
         #expect(exposed.pauses == [music])
     }
 
+    @Test("the second headset goes before the music's landing on it is read: exposed, and held on the loudspeaker")
+    func secondGoesBeforeLandingRead() {
+        var machine = twoHeadsets()
+        _ = machine.defaultSinkChanged("usb_headset", now: start)
+        #expect(machine.sinkRemoved(1, now: start).isEmpty, "the default is the other headset: nothing to hide yet")
+        // The server moved the music to the USB headset, and the USB headset goes before the
+        // guard has read that move: the music may be anywhere now.
+        let held = machine.sinkRemoved(4, now: start.advanced(by: .milliseconds(5)))
+        #expect(held.mutes == [10])
+        #expect(held.pauses == [music])
+        #expect(held.events.contains(.held(reason: .outputLost("usb_headset"), players: [music], streams: [10], unmatchedStreams: [])))
+        // Read on the loudspeaker, where the server put it: still held.
+        #expect(machine.streamSeen(Fixture.stream(10, on: 2, muted: true), now: start.advanced(by: .milliseconds(10))).isEmpty)
+        #expect(machine.holds[10] != nil)
+    }
+
+    @Test("a player just resumed, its new status not seen yet, is paused again when its output goes")
+    func resumedThenLostAgain() {
+        var machine = twoHeadsets()
+        _ = machine.sinkRemoved(1, now: start)
+        _ = machine.streamSeen(Fixture.stream(10, on: 4, muted: true), now: start)
+        _ = machine.playerSeen(Fixture.player(.paused), now: start)
+        #expect(machine.defaultSinkChanged("usb_headset", now: start).plays == [music])
+        let held = machine.sinkRemoved(4, now: start.advanced(by: .milliseconds(5)))
+        #expect(held.pauses == [music], "Play was sent: it may be playing")
+        #expect(held.events.contains(.held(reason: .outputLost("usb_headset"), players: [music], streams: [10], unmatchedStreams: [])))
+    }
+
+    @Test("a reading older than RouteKit's unmute does not make the stream count as silent")
+    func staleMutedReadingAfterRelease() {
+        var machine = twoHeadsets()
+        _ = machine.sinkRemoved(1, now: start)
+        let landed = machine.streamSeen(Fixture.stream(10, on: 4, muted: true), now: start)
+        #expect(landed.contains(.unmute(10)))
+        // The server answered a read sent before the unmute: still muted there.
+        #expect(machine.streamSeen(Fixture.stream(10, on: 4, muted: true), now: start.advanced(by: .milliseconds(5))).isEmpty)
+        let held = machine.sinkRemoved(4, now: start.advanced(by: .milliseconds(10)))
+        #expect(held.mutes == [10], "the stream plays: the loudspeaker must not have it")
+    }
+
+    @Test("a stream still shown muted well after RouteKit's unmute is taken as muted by someone")
+    func mutedLongAfterRelease() {
+        var machine = twoHeadsets()
+        _ = machine.sinkRemoved(1, now: start)
+        _ = machine.streamSeen(Fixture.stream(10, on: 4, muted: true), now: start)
+        _ = machine.streamSeen(Fixture.stream(10, on: 4, muted: true), now: start.advanced(by: .seconds(2)))
+        #expect(machine.sinkRemoved(4, now: start.advanced(by: .seconds(3))).mutes.isEmpty, "silent already: nothing to mute")
+    }
+
+    @Test("a stream on its way to a headset is not held when an unrelated public sink goes")
+    func publicRemovalLeavesLandingAlone() {
+        var machine = twoHeadsets()
+        _ = machine.defaultSinkChanged("usb_headset", now: start)
+        _ = machine.sinkRemoved(1, now: start)
+        #expect(machine.sinkRemoved(2, now: start.advanced(by: .milliseconds(5))).isEmpty)
+        #expect(machine.holds.isEmpty)
+    }
+
     @Test("after the fallback, the second headset going exposes the music as the first one would have")
     func secondHeadsetGoes() {
         var machine = twoHeadsets()

@@ -45,6 +45,9 @@ struct MediaMachine: Sendable {
     /// Streams still on a private sink when it went, left playing because the default they
     /// will be moved to is private: exposed after all if they land on a public sink instead.
     private var landing: [UInt32: (lost: UInt32, reason: MediaHoldReason, at: ContinuousClock.Instant)] = [:]
+    /// Streams RouteKit unmuted, and when: a reading showing one muted soon after is older
+    /// than the unmute.
+    private var unmutedAt: [UInt32: ContinuousClock.Instant] = [:]
 
     /// How long a stream moved away from a sink counts as moved by that sink's removal: a
     /// server that moves streams off a sink it removes says so in the same breath (PulseAudio
@@ -117,6 +120,14 @@ struct MediaMachine: Sendable {
             return moved.at.advanced(by: Self.moveWindow) >= now
         }
         var exposed: [UInt32] = []
+        // Streams still on their way from an earlier removal (their new sink not read yet) may
+        // have landed on this one: exposed too. A reading that shows one on a private output
+        // releases it.
+        for (stream, watched) in landing where watched.at.advanced(by: Self.returnWindow) >= now {
+            guard let record = streams[stream], record.sink == watched.lost, !record.isCorked else { continue }
+            landing.removeValue(forKey: stream)
+            exposed.append(stream)
+        }
         for stream in leaving {
             switch landsPrivately(stream, leaving: index) {
             case true?:
@@ -142,6 +153,15 @@ struct MediaMachine: Sendable {
     mutating func streamSeen(_ stream: SinkInputInfo, now: ContinuousClock.Instant) -> [MediaAction] {
         var seen = StreamRecord(stream)
         let previous = streams[seen.index]
+        if let unmuted = unmutedAt[seen.index] {
+            if seen.isMuted, holds[seen.index] == nil, unmuted.advanced(by: Self.unmuteWindow) >= now {
+                // A reading older than RouteKit's unmute: the stream is not silent, and an
+                // output going now must hold it.
+                seen.isMuted = false
+            } else {
+                unmutedAt.removeValue(forKey: seen.index)
+            }
+        }
         if let previous {
             seen.movedFrom = previous.movedFrom
             if previous.sink != seen.sink, let from = sinks[previous.sink], isPrivate(from) {
@@ -164,14 +184,14 @@ struct MediaMachine: Sendable {
             }
         }
         guard var hold = holds[seen.index] else { return [] }
-        if seen.isCall(by: callStreams) { return release([seen.index]) }
+        if seen.isCall(by: callStreams) { return release([seen.index], now: now) }
         // Moved to another private output after all (the default named the sink that went
         // when it was exposed): nothing can leak there.
-        if case .outputLost = hold.reason, let landedOn, isPrivate(landedOn) { return release([seen.index]) }
+        if case .outputLost = hold.reason, let landedOn, isPrivate(landedOn) { return release([seen.index], now: now) }
         // Corked counts once its player has said it paused: PipeWire shows a stream whose sink
         // went as corked until it is linked again, still playing.
         if seen.isCorked, let name = hold.player, let player = players[name], player.status != .playing {
-            return release([seen.index])
+            return release([seen.index], now: now)
         }
         if seen.isMuted {
             hold.isConfirmed = true
@@ -224,6 +244,10 @@ struct MediaMachine: Sendable {
     /// still count as moved off it.
     static let returnWindow: Duration = .seconds(1)
 
+    /// How long after RouteKit unmuted a stream a reading that shows it muted is taken for a
+    /// reading older than the unmute (the server answered it first).
+    static let unmuteWindow: Duration = .milliseconds(500)
+
     /// How long a held stream that went away keeps its hold, in case it comes back.
     static let orphanWindow: Duration = .seconds(2)
 
@@ -257,7 +281,7 @@ struct MediaMachine: Sendable {
     mutating func callStreamsChanged(_ calls: CallStreams) -> [MediaAction] {
         callStreams = calls
         let calling = holds.keys.filter { streams[$0]?.isCall(by: calls) == true }
-        return release(calling.sorted())
+        return release(calling.sorted(), now: nil)
     }
 
     // MARK: Players
@@ -299,10 +323,19 @@ struct MediaMachine: Sendable {
                     holds[index]?.releaseAt = deadline
                 }
             }
-            actions += release(corked.sorted())
+            actions += release(corked.sorted(), now: now)
         }
-        if let resuming { actions += [.play(player.name), .emit(.resumed(reason: resuming, players: [player.name]))] }
+        if let resuming {
+            markResumed([player.name])
+            actions += [.play(player.name), .emit(.resumed(reason: resuming, players: [player.name]))]
+        }
         return actions
+    }
+
+    /// Players just told to play count as playing until they say otherwise: an output going
+    /// before their new status is seen pauses them again (their stream would be heard).
+    private mutating func markResumed(_ names: [String]) {
+        for name in names { players[name]?.status = .playing }
     }
 
     /// A player went away: nothing of it is resumed.
@@ -318,7 +351,7 @@ struct MediaMachine: Sendable {
     /// Unmutes what is due, and forgets players paused longer than the resume window ago.
     mutating func tick(now: ContinuousClock.Instant) -> [MediaAction] {
         let due = holds.filter { $0.value.releaseAt.map { $0 <= now } ?? false }.map(\.key).sorted()
-        var actions = release(due)
+        var actions = release(due, now: now)
         let expired = paused.filter { $0.value.reason != .call && $0.value.at.advanced(by: settings.resumeWindow) <= now }
             .map(\.key).sorted()
         for name in expired { paused.removeValue(forKey: name) }
@@ -328,7 +361,7 @@ struct MediaMachine: Sendable {
 
     /// Everything RouteKit muted, unmuted: the guard is stopping. Paused players stay paused.
     mutating func stopping() -> [MediaAction] {
-        release(holds.keys.sorted())
+        release(holds.keys.sorted(), now: nil)
     }
 
     // MARK: Deciding
@@ -392,11 +425,12 @@ struct MediaMachine: Sendable {
         return actions
     }
 
-    private mutating func release(_ indexes: [UInt32]) -> [MediaAction] {
+    private mutating func release(_ indexes: [UInt32], now: ContinuousClock.Instant?) -> [MediaAction] {
         var released: [UInt32] = []
         for index in indexes where holds.removeValue(forKey: index) != nil {
             released.append(index)
             if streams[index] != nil { streams[index]?.isMuted = false }
+            if let now { unmutedAt[index] = now }
         }
         guard !released.isEmpty else { return [] }
         // Unmuted even when the stream seems gone: a stream that is truly gone refuses it, and
@@ -429,6 +463,7 @@ struct MediaMachine: Sendable {
             reason = reason ?? entry.reason
         }
         guard let reason else { return [] }
+        markResumed(resumed)
         return resumed.map { .play($0) } + [.emit(.resumed(reason: reason, players: resumed))]
     }
 
@@ -454,7 +489,7 @@ struct MediaMachine: Sendable {
     }
 
     private mutating func endCallHold(now: ContinuousClock.Instant) -> [MediaAction] {
-        var actions = release(holds.filter { $0.value.reason == .call }.map(\.key).sorted())
+        var actions = release(holds.filter { $0.value.reason == .call }.map(\.key).sorted(), now: now)
         let waiting = paused.filter { $0.value.reason == .call }.sorted { $0.key < $1.key }
         for (name, _) in waiting { paused.removeValue(forKey: name) }
         // A call that ends before the player's pause was seen still resumes it: nobody else
@@ -463,6 +498,7 @@ struct MediaMachine: Sendable {
             guard let player = players[name] else { return false }
             return player.status == .paused || !entry.sawPause
         }.map(\.key)
+        markResumed(resuming)
         actions += resuming.map { .play($0) }
         if !resuming.isEmpty { actions.append(.emit(.resumed(reason: .call, players: resuming))) }
         // An output that came back during the call resumes what its loss paused.
