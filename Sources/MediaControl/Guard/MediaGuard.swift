@@ -81,6 +81,7 @@ public final class MediaGuard: Sendable {
         _ = machine.callStreamsChanged(callStreams)
         var readiness = Readiness(sources: sources.count)
         var order = ReadingOrder()
+        var lanes = PlayerCommandLanes()
         await withDiscardingTaskGroup { group in
             group.addTask { await self.followServer(into: queue) }
             group.addTask { await self.followManager(into: queue) }
@@ -101,8 +102,9 @@ public final class MediaGuard: Sendable {
                 shared.withLock { $0.paused = machine.paused.keys.sorted() }
                 let playing = machine.playingSinks
                 playingSinks.withLock { if $0 != playing { $0 = playing } }
-                await perform(actions, group: &group)
+                await perform(actions, group: &group, lanes: &lanes)
             }
+            lanes.finish()
             group.cancelAll()
         }
         inputs.withLock { $0 = nil }
@@ -149,7 +151,7 @@ public final class MediaGuard: Sendable {
 
     // MARK: Performing
 
-    private func perform(_ actions: [MediaAction], group: inout DiscardingTaskGroup) async {
+    private func perform(_ actions: [MediaAction], group: inout DiscardingTaskGroup, lanes: inout PlayerCommandLanes) async {
         if !actions.isEmpty { logger.trace("media actions: \(actions)") }
         // Mutes first and all at once: they are what keeps the loudspeaker quiet.
         let mutes = actions.compactMap { action -> (UInt32, Bool)? in
@@ -175,13 +177,7 @@ public final class MediaGuard: Sendable {
             case .pause(let name), .play(let name):
                 guard let source = await source(of: name) else { continue }
                 let play = if case .play = action { true } else { false }
-                group.addTask {
-                    do {
-                        if play { try await source.play(name) } else { try await source.pause(name) }
-                    } catch {
-                        self.publish([.failed("\(play ? "play" : "pause") \(name): \(error)")])
-                    }
-                }
+                lanes.send(play: play, to: name, through: source, group: &group) { self.publish([.failed($0)]) }
             case .emit(let event):
                 logger.info("media: \(event)")
                 publish([event])
