@@ -74,4 +74,31 @@ struct MediaMachineCallStreamTests {
         #expect(off.unmutes == [10])
         #expect(off.plays == [music])
     }
+
+    @Test("a media stream first seen during the call is held as those there at its start; a stream with no media role of no paused player is left alone")
+    func streamSeenDuringCall() {
+        var machine = Fixture.machine(sinks: [Fixture.speaker], streams: [], defaultSink: "speaker", now: start)
+        #expect(machine.callAudioChanged(true, now: start).isEmpty, "nothing plays yet")
+        let held = machine.streamSeen(Fixture.stream(20, on: 2, pid: 7, role: "music"), now: start)
+        #expect(held.mutes == [20])
+        #expect(held.events == [.held(reason: .call, players: [], streams: [20], unmatchedStreams: [])])
+        #expect(machine.streamSeen(Fixture.stream(21, on: 2, pid: 9), now: start).isEmpty, "no role, no paused player's")
+        #expect(machine.holds[21] == nil)
+        let off = machine.callAudioChanged(false, now: start)
+        #expect(off.unmutes == [20])
+    }
+
+    @Test("the stream of a player paused for the call, first seen during it, is held too")
+    func playersStreamSeenDuringCall() {
+        var machine = Fixture.machine(sinks: [Fixture.speaker], streams: [], defaultSink: "speaker",
+                                      players: [Fixture.player()], now: start)
+        #expect(machine.callAudioChanged(true, now: start).pauses == [music])
+        let seen = machine.streamSeen(Fixture.stream(22, on: 2), now: start)
+        #expect(seen.mutes == [22], "no media role, but its player's paused for the call")
+        #expect(seen.pauses.isEmpty, "paused already")
+        _ = machine.playerSeen(Fixture.player(.paused), now: start)
+        let off = machine.callAudioChanged(false, now: start)
+        #expect(off.unmutes == [22])
+        #expect(off.plays == [music])
+    }
 }

@@ -120,6 +120,60 @@ struct MediaMachineFallbackTests {
         #expect(machine.sinkRemoved(4, now: start.advanced(by: .seconds(3))).mutes.isEmpty, "silent already: nothing to mute")
     }
 
+    @Test("the second headset goes while the player is still paused from the first: its stream is held as the player's")
+    func secondGoesWhilePausedFromFirst() {
+        var machine = twoHeadsets()
+        #expect(machine.sinkRemoved(1, now: start).pauses == [music])
+        _ = machine.playerSeen(Fixture.player(.paused), now: start)
+        _ = machine.streamSeen(Fixture.stream(10, on: 4, muted: true), now: start)
+        // The USB headset goes before the default naming it is seen: no resume yet.
+        let held = machine.sinkRemoved(4, now: start.advanced(by: .milliseconds(5)))
+        #expect(held.mutes == [10])
+        #expect(held.pauses.isEmpty, "paused already")
+        #expect(held.events.contains(.held(reason: .outputLost("usb_headset"), players: [], streams: [10], unmatchedStreams: [])))
+        #expect(machine.paused.keys.contains(music))
+    }
+
+    @Test("a stream shown corked on the headset that goes, its player playing, is held; one whose player paused is not")
+    func corkedWhilePlaying() {
+        var machine = Fixture.machine(sinks: [Fixture.headset, Fixture.usbHeadset, Fixture.speaker],
+                                      streams: [Fixture.stream(10, on: 4, corked: true)], defaultSink: "usb_headset",
+                                      players: [Fixture.player()], now: start)
+        #expect(machine.sinkRemoved(4, now: start).mutes == [10], "PipeWire shows a stream not yet linked as corked")
+        var paused = Fixture.machine(sinks: [Fixture.headset, Fixture.usbHeadset, Fixture.speaker],
+                                     streams: [Fixture.stream(10, on: 4, corked: true)], defaultSink: "usb_headset",
+                                     players: [Fixture.player(.paused)], now: start)
+        #expect(paused.sinkRemoved(4, now: start).isEmpty)
+    }
+
+    @Test("a stream announced gone with its headset and back corked (PipeWire, not linked yet), its player playing, is held")
+    func backCorkedAfterItsSinkWent() {
+        var machine = Fixture.machine(sinks: [Fixture.headset, Fixture.usbHeadset, Fixture.speaker],
+                                      streams: [Fixture.stream(10, on: 4)], defaultSink: "usb_headset",
+                                      players: [Fixture.player()], now: start)
+        #expect(machine.streamRemoved(10, now: start).isEmpty)
+        _ = machine.sinkRemoved(4, now: start.advanced(by: .milliseconds(1)))
+        let back = machine.streamSeen(Fixture.stream(10, on: 2, corked: true), now: start.advanced(by: .milliseconds(2)))
+        #expect(back.mutes == [10])
+        #expect(back.pauses == [music])
+    }
+
+    @Test("a resume waiting for the player's pause is dropped when the output it was for goes first")
+    func resumeDroppedWhenFallbackGoes() {
+        var machine = twoHeadsets()
+        #expect(machine.sinkRemoved(1, now: start).pauses == [music])
+        _ = machine.streamSeen(Fixture.stream(10, on: 4, muted: true), now: start)
+        #expect(machine.defaultSinkChanged("usb_headset", now: start).plays.isEmpty, "the pause has not landed yet")
+        _ = machine.sinkRemoved(4, now: start.advanced(by: .milliseconds(5)))
+        _ = machine.defaultSinkChanged("speaker", now: start.advanced(by: .milliseconds(6)))
+        let landed = machine.playerSeen(Fixture.player(.paused), now: start.advanced(by: .milliseconds(7)))
+        #expect(landed.plays.isEmpty, "resumed onto the loudspeaker")
+        #expect(machine.paused.keys.contains(music))
+        // A private output again: resumed then.
+        _ = machine.sinkSeen(Fixture.usbHeadset, now: start.advanced(by: .milliseconds(8)))
+        #expect(machine.defaultSinkChanged("usb_headset", now: start.advanced(by: .milliseconds(9))).plays == [music])
+    }
+
     @Test("a stream on its way to a headset is not held when an unrelated public sink goes")
     func publicRemovalLeavesLandingAlone() {
         var machine = twoHeadsets()

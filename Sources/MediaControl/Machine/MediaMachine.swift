@@ -114,7 +114,7 @@ struct MediaMachine: Sendable {
             departed.removeValue(forKey: stream)
         }
         let leaving = streams.values.filter { stream in
-            guard !stream.isCorked else { return false }
+            guard mayPlay(stream) else { return false }
             if stream.sink == index { return true }
             guard let moved = stream.movedFrom, moved.sink == index else { return false }
             return moved.at.advanced(by: Self.moveWindow) >= now
@@ -124,7 +124,7 @@ struct MediaMachine: Sendable {
         // have landed on this one: exposed too. A reading that shows one on a private output
         // releases it.
         for (stream, watched) in landing where watched.at.advanced(by: Self.returnWindow) >= now {
-            guard let record = streams[stream], record.sink == watched.lost, !record.isCorked else { continue }
+            guard let record = streams[stream], record.sink == watched.lost, mayPlay(record) else { continue }
             landing.removeValue(forKey: stream)
             exposed.append(stream)
         }
@@ -138,6 +138,12 @@ struct MediaMachine: Sendable {
             }
         }
         return expose(exposed, reason: .outputLost(sink.name), now: now) + considerResuming(now: now)
+    }
+
+    /// Whether `stream` may be heard: not corked, or corked while its player says it plays
+    /// (PipeWire shows a stream moved off a sink that went as corked until it is linked again).
+    private func mayPlay(_ stream: StreamRecord) -> Bool {
+        !stream.isCorked || player(playing: stream)?.status == .playing
     }
 
     /// Whether `stream`, leaving the sink at `lost`, plays on a private output: the sink it was
@@ -172,14 +178,15 @@ struct MediaMachine: Sendable {
             seen.movedFrom = (gone.sink, now)
         }
         streams[seen.index] = seen
+        if previous == nil, let held = holdForCall(newStream: seen, now: now) { return held }
         let landedOn = sinks[seen.sink]
         if previous == nil, let exposure = exposedWhileGone.removeValue(forKey: seen.index),
-           exposure.at.advanced(by: Self.returnWindow) >= now, !seen.isCorked, !(landedOn.map({ isPrivate($0) }) ?? false) {
+           exposure.at.advanced(by: Self.returnWindow) >= now, mayPlay(seen), !(landedOn.map({ isPrivate($0) }) ?? false) {
             return expose([seen.index], reason: exposure.reason, now: now)
         }
         if let watched = landing[seen.index], seen.sink != watched.lost, let landedOn {
             landing.removeValue(forKey: seen.index)
-            if watched.at.advanced(by: Self.returnWindow) >= now, !isPrivate(landedOn), !seen.isCorked {
+            if watched.at.advanced(by: Self.returnWindow) >= now, !isPrivate(landedOn), mayPlay(seen) {
                 return expose([seen.index], reason: watched.reason, now: now)
             }
         }
@@ -226,7 +233,7 @@ struct MediaMachine: Sendable {
         departed = departed.filter { $0.value.at.advanced(by: Self.returnWindow) >= now }
         exposedWhileGone = exposedWhileGone.filter { $0.value.at.advanced(by: Self.returnWindow) >= now }
         landing = landing.filter { $0.value.at.advanced(by: Self.returnWindow) >= now }
-        if let stream = streams.removeValue(forKey: index), !stream.isCorked, let sink = sinks[stream.sink],
+        if let stream = streams.removeValue(forKey: index), mayPlay(stream), let sink = sinks[stream.sink],
            isPrivate(sink) {
             departed[index] = (stream.sink, now)
         }
@@ -303,8 +310,16 @@ struct MediaMachine: Sendable {
                 entry.sawPause = true
                 paused[player.name] = entry
                 if entry.resumesOnPause {
-                    paused.removeValue(forKey: player.name)
-                    resuming = entry.reason
+                    if defaultIsPrivate, !isCallActive {
+                        paused.removeValue(forKey: player.name)
+                        resuming = entry.reason
+                    } else {
+                        // The private output it was to resume on went meanwhile: it stays
+                        // paused until the default is private again.
+                        entry.resumesOnPause = false
+                        paused[player.name] = entry
+                        defaultWasPublic = true
+                    }
                 }
             } else if entry.sawPause || player.status == .stopped {
                 paused.removeValue(forKey: player.name)
@@ -410,9 +425,15 @@ struct MediaMachine: Sendable {
                 paused[player.name] = PausedPlayer(reason: reason, at: now, sawPause: false)
             }
             guard !stream.isMuted, holds[index] == nil else { continue }
-            let hasPlayer = player.map { $0.status == .playing || pausing.contains($0.name) } ?? false
-            holds[index] = StreamHold(reason: reason, player: hasPlayer ? player?.name : nil,
-                                      releaseAt: hasPlayer ? nil : now.advanced(by: settings.unmatchedMuteDuration))
+            // A player paused already (by an earlier hold, its pause maybe not landed yet) owns
+            // its stream too: held until the stream corks, or the pause grace ends.
+            let isPausedByUs = player.map { paused[$0.name] != nil && !pausing.contains($0.name) } ?? false
+            let hasPlayer = player.map { $0.status == .playing || pausing.contains($0.name) } ?? false || isPausedByUs
+            let releaseAt: ContinuousClock.Instant? =
+                if isPausedByUs, player?.status != .playing { now.advanced(by: settings.pauseGrace) }
+                else if hasPlayer { nil }
+                else { now.advanced(by: settings.unmatchedMuteDuration) }
+            holds[index] = StreamHold(reason: reason, player: hasPlayer ? player?.name : nil, releaseAt: releaseAt)
             streams[index]?.isMuted = true
             muted.append(index)
             if !hasPlayer { unmatched.append(index) }
@@ -486,6 +507,28 @@ struct MediaMachine: Sendable {
         guard !pausing.isEmpty || !muted.isEmpty else { return [] }
         return muted.map { .mute($0) } + pausing.map { .pause($0) }
             + [.emit(.held(reason: .call, players: pausing, streams: muted, unmatchedStreams: []))]
+    }
+
+    /// A stream first seen during a call holding media: held as those there when the call
+    /// began were (a media stream, or one of a player paused for the call), and its player
+    /// paused if it plays. A stream the guard reads only after the call began (it was starting,
+    /// or its reading came late) is no exception. Nil when it is not to be held.
+    private mutating func holdForCall(newStream stream: StreamRecord, now: ContinuousClock.Instant) -> [MediaAction]? {
+        guard isCallActive, settings.holdsMediaDuringCalls, holds[stream.index] == nil,
+              stream.isAudible, !stream.isCall(by: callStreams) else { return nil }
+        let player = player(playing: stream)
+        let isMedia = stream.role.map { ["music", "video"].contains($0) } ?? false
+        let isPausedPlayer = player.map { paused[$0.name]?.reason == .call } ?? false
+        guard isMedia || isPausedPlayer else { return nil }
+        holds[stream.index] = StreamHold(reason: .call, player: nil, releaseAt: nil)
+        streams[stream.index]?.isMuted = true
+        var pausing: [String] = []
+        if let player, player.status == .playing, player.canPause, paused[player.name] == nil {
+            paused[player.name] = PausedPlayer(reason: .call, at: now, sawPause: false)
+            pausing.append(player.name)
+        }
+        return [.mute(stream.index)] + pausing.map { .pause($0) }
+            + [.emit(.held(reason: .call, players: pausing, streams: [stream.index], unmatchedStreams: []))]
     }
 
     private mutating func endCallHold(now: ContinuousClock.Instant) -> [MediaAction] {

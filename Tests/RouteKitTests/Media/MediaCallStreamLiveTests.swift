@@ -75,33 +75,24 @@ struct MediaCallStreamLiveTests {
                     try await rig.settle("the music unmuted on the second headset") { try await rig.stream(of: music)?.isMuted == false }
                     return watch.states
                 }
-                // The second headset going, to the loudspeaker, is held as ever. The guard may
-                // still be catching up with the first removal (its own connection's events come
-                // when they come): whatever it learned first, the music ends muted and the
-                // player paused, never heard on the loudspeaker.
+                // The second headset going, to the loudspeaker. The guard may still be catching
+                // up with the first removal (its own connection's events come when they come):
+                // whatever it learned first, the player ends paused (paused again as the second
+                // went, or still paused from the first, its resume dropped) and never resumed
+                // onto the loudspeaker; a hold of the music's stream names the player's.
                 let musicStream = try #require(try await rig.stream(of: music))
                 try await rig.unloadQuickly(second)
-                let held = try await log.next("the music held as the second headset went", after: 0) {
-                    if case .held(.outputLost("usb_second"), _, _, _) = $0 { true } else { false }
+                try await rig.expectRoute(on: speaker, "after the second headset went")
+                try await commands.wait(until: "the player paused, as often as played and once more") { seen in
+                    seen.last == "pause" && seen.count(where: { $0 == "pause" }) == seen.count(where: { $0 == "play" }) + 1
                 }
-                guard case .held(_, let heldPlayers, let heldStreams, let unmatched) = held else { return }
-                #expect(heldStreams == [musicStream.index], "\(held)")
-                #expect(unmatched.isEmpty, "the stream is the player's: \(held)")
                 let before = await log.events
                 let heldOnFirst = before.contains { if case .held(.outputLost("bt_first"), _, _, _) = $0 { true } else { false } }
-                let resumed = before.contains(.resumed(reason: .outputLost("bt_first"), players: [name]))
-                if heldPlayers == [name] {
-                    // Playing when the second headset went: paused then. Told the fallback before
-                    // the first removal, that is the only pause; told it after, the player was
-                    // paused and resumed first.
-                    try await commands.wait(for: heldOnFirst ? ["pause", "play", "pause"] : ["pause"])
-                } else {
-                    // Still paused from the first removal (its resume had not come yet): nothing
-                    // to pause again, and it stays paused.
-                    #expect(heldOnFirst && !resumed && heldPlayers.isEmpty, "\(before)")
-                    #expect(mediaGuard.pausedPlayers == [name])
-                    try await commands.wait(for: ["pause"])
+                for case .held(.outputLost("usb_second"), let players, let streams, let unmatched) in before {
+                    #expect(streams == [musicStream.index] || (streams.isEmpty && players == [name]), "\(before)")
+                    #expect(unmatched.isEmpty, "the stream is the player's: \(before)")
                 }
+                #expect(mediaGuard.pausedPlayers == [name], "\(before)")
                 print("fallback to a second headset on \(kind): held on the first \(heldOnFirst), mute states \(states)")
             }
         }

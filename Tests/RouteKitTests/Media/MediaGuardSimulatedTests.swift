@@ -151,12 +151,12 @@ struct MediaGuardSimulatedTests {
 /// The commands players received, in order, and waits on them.
 actor CommandLog {
     private(set) var seen: [String] = []
-    private var waiters: [Int: (expected: [String], unordered: Bool, continuation: CheckedContinuation<Void, Never>)] = [:]
+    private var waiters: [Int: (holds: @Sendable ([String]) -> Bool, continuation: CheckedContinuation<Void, Never>)] = [:]
     private var nextWaiter = 0
 
     func append(_ command: String) {
         seen.append(command)
-        for (id, waiter) in waiters where Self.matches(seen, waiter.expected, unordered: waiter.unordered) {
+        for (id, waiter) in waiters where waiter.holds(seen) {
             waiters.removeValue(forKey: id)?.continuation.resume()
         }
     }
@@ -164,24 +164,27 @@ actor CommandLog {
     /// Waits until the commands are `expected` (in any order when `unordered`); fails after
     /// 10 s with what came.
     func wait(for expected: [String], unordered: Bool = false) async throws {
+        try await wait(until: "the commands \(expected)") { seen in
+            unordered ? seen.sorted() == expected.sorted() : seen == expected
+        }
+    }
+
+    /// Waits until the commands satisfy `condition`; fails after 10 s with what came.
+    func wait(until what: String, _ condition: @escaping @Sendable ([String]) -> Bool) async throws {
         do {
-            try await withTimeout("the commands \(expected)", .seconds(10)) { await self.register(expected, unordered) }
+            try await withTimeout(what, .seconds(10)) { await self.register(condition) }
         } catch let timedOut as TimedOut {
             throw TimedOut(what: "\(timedOut.what); seen \(seen)")
         }
     }
 
-    private static func matches(_ seen: [String], _ expected: [String], unordered: Bool) -> Bool {
-        unordered ? seen.sorted() == expected.sorted() : seen == expected
-    }
-
-    private func register(_ expected: [String], _ unordered: Bool) async {
-        if Self.matches(seen, expected, unordered: unordered) { return }
+    private func register(_ condition: @escaping @Sendable ([String]) -> Bool) async {
+        if condition(seen) { return }
         let id = nextWaiter
         nextWaiter += 1
         await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                if Task.isCancelled { continuation.resume() } else { waiters[id] = (expected, unordered, continuation) }
+                if Task.isCancelled { continuation.resume() } else { waiters[id] = (condition, continuation) }
             }
         } onCancel: {
             Task { await self.cancel(id) }
