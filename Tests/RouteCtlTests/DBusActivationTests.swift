@@ -32,18 +32,24 @@ struct DBusActivationTests {
                     matching: "type='signal',interface='org.freedesktop.DBus',member='NameOwnerChanged',arg0='\(Self.name)'")
 
                 let used = try await clients.call("Use", "s", asked)
-                #expect(used.status == 0, "\(used)")
-                #expect(used.standardOutput == "s \"\(asked)\"", "\(used)")
-                try await ServerObservation.waitForDefaultSink(asked, on: server)
-
-                // The activated daemon is the bus's child, not the test's: stopped by its pid,
-                // which the bus tells, and seen gone when its name is released.
+                // The activated daemon is the bus's child, not the test's: its pid, which the bus
+                // tells, is taken at once, so that it is stopped on every path, failures too.
                 let pid = try await clients.busctl(["call", "org.freedesktop.DBus", "/org/freedesktop/DBus",
                                                     "org.freedesktop.DBus", "GetConnectionUnixProcessID", "s", Self.name])
-                let processID = try #require(Int32(pid.standardOutput.split(separator: " ").last ?? ""), "\(pid)")
-                kill(processID, SIGTERM)
-                _ = try await owners.next("the daemon to release its name") {
-                    $0.arguments.count == 3 && $0.arguments[2] == .string("")
+                let processID = Int32(pid.standardOutput.split(separator: " ").last ?? "")
+                do {
+                    #expect(used.status == 0, "\(used)")
+                    #expect(used.standardOutput == "s \"\(asked)\"", "\(used)")
+                    try await ServerObservation.waitForDefaultSink(asked, on: server)
+                    let activated = try #require(processID, "\(pid)")
+                    // Stopped by its pid, and seen gone when its name is released.
+                    kill(activated, SIGTERM)
+                    _ = try await owners.next("the daemon to release its name") {
+                        $0.arguments.count == 3 && $0.arguments[2] == .string("")
+                    }
+                } catch {
+                    if let processID { kill(processID, SIGKILL) }
+                    throw error
                 }
                 try await ServerObservation.waitForDefaultSink(before, on: server)
             }
