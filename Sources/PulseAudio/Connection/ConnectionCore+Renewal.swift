@@ -17,17 +17,12 @@ extension ConnectionCore {
     /// client's requests and events. Throws when the client is not ready, or the new connection
     /// failed (the old one then stays).
     func renew() async throws {
-        let id = loop.withLock { () -> Int in
-            defer { nextWaiterID += 1 }
-            return nextWaiterID
-        }
+        let id = takeWaiterID()
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 loop.withLock {
-                    if Task.isCancelled {
-                        continuation.resume(throwing: CancellationError())
-                    } else if isShutDown {
-                        continuation.resume(throwing: shutDownError("renew the connection to \(serverLabel)"))
+                    if let refusal = refusal("renew the connection to \(serverLabel)") {
+                        continuation.resume(throwing: refusal)
                     } else if state != .ready || context == nil {
                         continuation.resume(throwing: PulseError(.badState, operation: "renew the connection to \(serverLabel)",
                                                                  reason: "not connected (\(state))"))

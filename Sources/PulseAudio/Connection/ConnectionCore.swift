@@ -27,7 +27,7 @@ final class ConnectionCore: @unchecked Sendable {
     private(set) var state: ConnectionState = .idle
     private var pending: [ObjectIdentifier: OperationRecord] = [:]
     private var connectWaiters: [Int: CheckedContinuation<Void, any Error>] = [:]
-    var nextWaiterID = 0
+    private var nextWaiterID = 0
     /// The reconnection attempt under way or scheduled, counting from 1; 0 when not reconnecting.
     private var reconnectAttempt = 0
     /// The wait before the next reconnection attempt, while one is scheduled.
@@ -60,17 +60,12 @@ final class ConnectionCore: @unchecked Sendable {
 
     /// Connects, or joins a connection attempt under way; returns when ready.
     func connect() async throws {
-        let id = loop.withLock { () -> Int in
-            defer { nextWaiterID += 1 }
-            return nextWaiterID
-        }
+        let id = takeWaiterID()
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 loop.withLock {
-                    if Task.isCancelled {
-                        continuation.resume(throwing: CancellationError())
-                    } else if isShutDown {
-                        continuation.resume(throwing: shutDownError("connect to \(serverLabel)"))
+                    if let refusal = refusal("connect to \(serverLabel)") {
+                        continuation.resume(throwing: refusal)
                     } else if state == .ready {
                         continuation.resume()
                     } else {
@@ -91,6 +86,22 @@ final class ConnectionCore: @unchecked Sendable {
                 }
             }
         }
+    }
+
+    /// A number for a waiter of ``connect()`` or ``renew()``, unique in this client.
+    func takeWaiterID() -> Int {
+        loop.withLock {
+            defer { nextWaiterID += 1 }
+            return nextWaiterID
+        }
+    }
+
+    /// Why a waiter for `operation` cannot wait (loop lock held): its task is cancelled, or the
+    /// client is shut down; nil when it can.
+    func refusal(_ operation: String) -> (any Error)? {
+        if Task.isCancelled { return CancellationError() }
+        if isShutDown { return shutDownError(operation) }
+        return nil
     }
 
     /// Runs `body` with the loop lock held, on another thread, soon.
