@@ -101,4 +101,14 @@ struct MediaMachineCallStreamTests {
         #expect(off.unmutes == [22])
         #expect(off.plays == [music])
     }
+
+    @Test("a media stream shown corked when the call began (PipeWire, not linked yet) is held once it plays")
+    func corkedAtCallStartHeldOncePlaying() {
+        var machine = Fixture.machine(sinks: [Fixture.speaker], streams: [Fixture.stream(20, on: 2, pid: 7, role: "music", corked: true)],
+                                      defaultSink: "speaker", now: start)
+        #expect(machine.callAudioChanged(true, now: start).mutes.isEmpty, "silent when the call began")
+        let playing = machine.streamSeen(Fixture.stream(20, on: 2, pid: 7, role: "music"), now: start.advanced(by: .milliseconds(50)))
+        #expect(playing.mutes == [20])
+        #expect(machine.callAudioChanged(false, now: start.advanced(by: .seconds(1))).unmutes == [20])
+    }
 }

@@ -178,7 +178,7 @@ struct MediaMachine: Sendable {
             seen.movedFrom = (gone.sink, now)
         }
         streams[seen.index] = seen
-        if previous == nil, let held = holdForCall(newStream: seen, now: now) { return held }
+        if !(previous?.isAudible ?? false), let held = holdForCall(newStream: seen, now: now) { return held }
         let landedOn = sinks[seen.sink]
         if previous == nil, let exposure = exposedWhileGone.removeValue(forKey: seen.index),
            exposure.at.advanced(by: Self.returnWindow) >= now, mayPlay(seen), !(landedOn.map({ isPrivate($0) }) ?? false) {
@@ -509,10 +509,11 @@ struct MediaMachine: Sendable {
             + [.emit(.held(reason: .call, players: pausing, streams: muted, unmatchedStreams: []))]
     }
 
-    /// A stream first seen during a call holding media: held as those there when the call
-    /// began were (a media stream, or one of a player paused for the call), and its player
-    /// paused if it plays. A stream the guard reads only after the call began (it was starting,
-    /// or its reading came late) is no exception. Nil when it is not to be held.
+    /// A stream first seen, or first audible, during a call holding media: held as those there
+    /// when the call began were (a media stream, or one of a player paused for the call), and
+    /// its player paused if it plays. A stream the guard reads only after the call began (it
+    /// was starting, or its reading came late) is no exception, nor one PipeWire showed corked
+    /// until it was linked. Nil when it is not to be held.
     private mutating func holdForCall(newStream stream: StreamRecord, now: ContinuousClock.Instant) -> [MediaAction]? {
         guard isCallActive, settings.holdsMediaDuringCalls, holds[stream.index] == nil,
               stream.isAudible, !stream.isCall(by: callStreams) else { return nil }
