@@ -2,6 +2,7 @@ import Foundation
 import ProcessRunner
 import PulseAudio
 import SoundServerSandbox
+import TestSupport
 
 /// What the tests read from a sandboxed server themselves, to check what routectl did.
 enum ServerObservation {
@@ -11,7 +12,8 @@ enum ServerObservation {
     }
 
     /// Waits, event by event, until the server's default sink is `name` (PipeWire applies a
-    /// new default a moment after answering): checks once, then after each server change.
+    /// new default a moment after answering): checks once, then after each server change,
+    /// its connection renewed once a second of waiting (``whileRenewing(_:every:_:)``).
     static func waitForDefaultSink(_ name: String, on server: SandboxServer, timeout: Duration = .seconds(10)) async throws {
         let client = PulseClient(configuration: .init(server: server.socketPath, applicationName: "routectl-tests",
                                                       reconnectPolicy: .never))
@@ -21,17 +23,7 @@ enum ServerObservation {
         do {
             try await withTimeout("the default sink to become \(name)", timeout) {
                 if try await client.serverInfo().defaultSinkName == name { return }
-                try await withThrowingTaskGroup(of: Void.self) { group in
-                    // A pipewire-pulse connection may miss a change of the default for good
-                    // (Docs/Reliability.md): once a second of waiting it reads the server
-                    // afresh, and the renewal's server change event has it checked again.
-                    group.addTask {
-                        while true {
-                            try await Task.sleep(for: .seconds(1))
-                            try? await client.renewConnection()
-                        }
-                    }
-                    defer { group.cancelAll() }
+                try await whileRenewing(client) {
                     for await event in events {
                         guard case .subscription(let change) = event, change.facility == .server else { continue }
                         if try await client.serverInfo().defaultSinkName == name { return }

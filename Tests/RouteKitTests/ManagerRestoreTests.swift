@@ -346,20 +346,11 @@ private struct RestoreRig: Sendable {
         try await awaitRouteChange(to: device, in: events)
     }
 
-    /// Waits until the default sink is `name` (any sink when nil). The observer's
-    /// pipewire-pulse connection may miss a change of the default for good
-    /// (Docs/Reliability.md): once a second of waiting it is renewed, and the renewal's server
-    /// change event has the condition checked again.
+    /// Waits until the default sink is `name` (any sink when nil), renewing the observer's
+    /// connection once a second of waiting (``whileRenewing(_:every:_:)``).
     func waitForDefault(_ name: String?, timeout: Duration = .seconds(15)) async throws {
         let observer = self.observer
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask {
-                while true {
-                    try await Task.sleep(for: .seconds(1))
-                    try? await observer.renewConnection()
-                }
-            }
-            defer { group.cancelAll() }
+        try await whileRenewing(observer) {
             try await waitUntil("the default sink \(name ?? "set")", observer: observer, timeout: timeout) {
                 let current = try await observer.serverInfo().defaultSinkName
                 return name.map { current == $0 } ?? (current != nil)

@@ -45,6 +45,26 @@ public func waitUntil(
     }
 }
 
+/// Runs `body` while `client`'s connection is renewed every `interval`, and stops renewing
+/// when it returns. A pipewire-pulse connection can miss a change of the default for good
+/// (Docs/Reliability.md, "The PipeWire default that never reaches long-lived connections"):
+/// each renewal reads the server afresh and is followed by a server change event, so a wait
+/// on `client`'s events checks again. A renewal that fails is left for the next.
+public func whileRenewing<Result: Sendable>(
+    _ client: PulseClient, every interval: Duration = .seconds(1), _ body: () async throws -> Result
+) async throws -> Result {
+    try await withThrowingTaskGroup(of: Void.self) { group in
+        group.addTask {
+            while true {
+                try await Task.sleep(for: interval)
+                try? await client.renewConnection()
+            }
+        }
+        defer { group.cancelAll() }
+        return try await body()
+    }
+}
+
 /// The first event of `events` that matches.
 public func firstEvent(
     _ what: String, in events: AsyncStream<PulseEvent>, timeout: Duration = .seconds(15),

@@ -497,9 +497,8 @@ struct MediaMachine: Sendable {
         var muted: [UInt32] = []
         for stream in streams.values.sorted(by: { $0.index < $1.index })
         where stream.isAudible && holds[stream.index] == nil && !stream.isCall(by: callStreams) {
-            let isMedia = stream.role.map { ["music", "video"].contains($0) } ?? false
             let isPausedPlayer = stream.processID.map { pids.contains($0) } ?? false
-            guard isMedia || isPausedPlayer else { continue }
+            guard stream.isMedia || isPausedPlayer else { continue }
             holds[stream.index] = StreamHold(reason: .call, player: nil, releaseAt: nil)
             streams[stream.index]?.isMuted = true
             muted.append(stream.index)
@@ -518,9 +517,8 @@ struct MediaMachine: Sendable {
         guard isCallActive, settings.holdsMediaDuringCalls, holds[stream.index] == nil,
               stream.isAudible, !stream.isCall(by: callStreams) else { return nil }
         let player = player(playing: stream)
-        let isMedia = stream.role.map { ["music", "video"].contains($0) } ?? false
         let isPausedPlayer = player.map { paused[$0.name]?.reason == .call } ?? false
-        guard isMedia || isPausedPlayer else { return nil }
+        guard stream.isMedia || isPausedPlayer else { return nil }
         holds[stream.index] = StreamHold(reason: .call, player: nil, releaseAt: nil)
         streams[stream.index]?.isMuted = true
         var pausing: [String] = []

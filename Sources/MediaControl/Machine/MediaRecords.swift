@@ -59,6 +59,9 @@ struct StreamRecord: Hashable, Sendable {
     /// Whether it is sounding: not corked, not muted.
     var isAudible: Bool { !isCorked && !isMuted }
 
+    /// Whether its role is media's (music or video): held during calls whoever plays it.
+    var isMedia: Bool { role.map { ["music", "video"].contains($0) } ?? false }
+
     /// Whether `calls` counts it as a call's stream.
     func isCall(by calls: CallStreams) -> Bool {
         calls.contains(role: role, processID: processID, applicationNames: applicationNames)

@@ -21,10 +21,10 @@ extension ConnectionCore {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 loop.withLock {
-                    if let refusal = refusal("renew the connection to \(serverLabel)") {
+                    if let refusal = refusal(renewalLabel) {
                         continuation.resume(throwing: refusal)
                     } else if state != .ready || context == nil {
-                        continuation.resume(throwing: PulseError(.badState, operation: "renew the connection to \(serverLabel)",
+                        continuation.resume(throwing: PulseError(.badState, operation: renewalLabel,
                                                                  reason: "not connected (\(state))"))
                     } else {
                         renewWaiters[id] = continuation
@@ -38,13 +38,25 @@ extension ConnectionCore {
                 loop.withLock {
                     guard let waiter = renewWaiters.removeValue(forKey: id) else { return }
                     waiter.resume(throwing: CancellationError())
-                    if renewWaiters.isEmpty, let successor {
-                        self.successor = nil
-                        closeContext(successor)
-                    }
+                    if renewWaiters.isEmpty { closeSuccessor() }
                 }
             }
         }
+    }
+
+    /// What a renewal's errors say was asked.
+    private var renewalLabel: String { "renew the connection to \(serverLabel)" }
+
+    /// The renewal's error from `context`'s error code (loop lock held).
+    private func renewalError(of context: OpaquePointer) -> PulseError {
+        PulseError(PulseError.Code(rawValue: pa_context_errno(context)), operation: renewalLabel)
+    }
+
+    /// Closes the context connecting to take over, if any (loop lock held).
+    private func closeSuccessor() {
+        guard let successor else { return }
+        self.successor = nil
+        closeContext(successor)
     }
 
     /// Starts connecting the context that will take over (loop lock held).
@@ -56,8 +68,7 @@ extension ConnectionCore {
             successor = newContext
             if pa_context_connect(newContext, server, pa_context_flags_t(PA_CONTEXT_NOAUTOSPAWN.rawValue), nil) < 0,
                successor == newContext {
-                abandonRenewal(PulseError(PulseError.Code(rawValue: pa_context_errno(newContext)),
-                                          operation: "renew the connection to \(serverLabel)"))
+                abandonRenewal(renewalError(of: newContext))
             }
         }
     }
@@ -69,14 +80,12 @@ extension ConnectionCore {
         case PA_CONTEXT_READY:
             let userdata = Unmanaged.passUnretained(self).toOpaque()
             guard let operation = pa_context_subscribe(changed, subscription.libpulseMask, successorSubscribedCallback, userdata) else {
-                abandonRenewal(PulseError(PulseError.Code(rawValue: pa_context_errno(changed)),
-                                          operation: "renew the connection to \(serverLabel)"))
+                abandonRenewal(renewalError(of: changed))
                 return
             }
             pa_operation_unref(operation)
         case PA_CONTEXT_FAILED, PA_CONTEXT_TERMINATED:
-            abandonRenewal(PulseError(PulseError.Code(rawValue: pa_context_errno(changed)),
-                                      operation: "renew the connection to \(serverLabel)"))
+            abandonRenewal(renewalError(of: changed))
         default:
             break
         }
@@ -87,8 +96,7 @@ extension ConnectionCore {
     func successorSubscribed(_ subscribed: OpaquePointer, success: Bool) {
         guard subscribed == successor else { return }
         guard success, let old = context else {
-            abandonRenewal(PulseError(PulseError.Code(rawValue: pa_context_errno(subscribed)),
-                                      operation: "renew the connection to \(serverLabel)"))
+            abandonRenewal(renewalError(of: subscribed))
             return
         }
         successor = nil
@@ -130,10 +138,7 @@ extension ConnectionCore {
     /// Gives up a renewal under way, if any (loop lock held): the successor is closed, and who
     /// waited for it gets `error`. The old connection stays.
     func abandonRenewal(_ error: PulseError) {
-        if let successor {
-            self.successor = nil
-            closeContext(successor)
-        }
+        closeSuccessor()
         let waiters = renewWaiters
         renewWaiters.removeAll()
         for waiter in waiters.values { waiter.resume(throwing: error) }

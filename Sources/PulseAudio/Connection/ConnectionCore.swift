@@ -17,7 +17,7 @@ final class ConnectionCore: @unchecked Sendable {
     private let properties: [String: String]
     private let reconnectPolicy: ReconnectPolicy
     let subscription: SubscriptionMask
-    let logger: Logger
+    private let logger: Logger
     /// This connection's name in the request trace (``RequestTrace``); empty when it is off.
     private let traceName: String
 

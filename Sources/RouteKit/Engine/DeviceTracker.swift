@@ -29,14 +29,14 @@ struct DeviceTracker: Sendable {
     }
 
     var devices: [AudioDevice] { state.devices() }
+    var defaultSinkName: String? { state.defaultSinkName }
+    var defaultSourceName: String? { state.defaultSourceName }
 
     /// Takes the defaults of `info`, read apart from the event stream (on a renewed
     /// connection); the change says whether they differ from what the tracker had.
     mutating func takeDefaults(of info: ServerInfo) -> Change {
         Change(devices: state.setDefaults(sink: info.defaultSinkName, source: info.defaultSourceName))
     }
-    var defaultSinkName: String? { state.defaultSinkName }
-    var defaultSourceName: String? { state.defaultSourceName }
 
     /// Applies `events` (of ``facilities``; others are ignored), in order per object.
     mutating func apply(_ events: [SubscriptionEvent], from server: any AudioServer) async throws -> Change {

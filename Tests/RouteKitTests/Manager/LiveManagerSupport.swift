@@ -423,43 +423,31 @@ final class LiveManagerRig: Sendable {
 
     // MARK: Waiting
 
-    /// How often, on PipeWire, a wait renews the observer's connection.
-    static let observerRenewalInterval = Duration.seconds(1)
-
     /// Waits until `condition` holds, checking it once, then after every event the observer
-    /// sees and every event the manager announces (on PipeWire, and every second, after
-    /// renewing the observer's connection). On timeout, the failure carries
-    /// ``situation()``.
+    /// sees and every event the manager announces (on PipeWire also after each renewal of the
+    /// observer's connection, once a second: ``whileRenewing(_:every:_:)``). On timeout, the
+    /// failure carries ``situation()``.
     func settle(_ what: String, timeout: Duration = .seconds(10),
                 _ condition: @escaping @Sendable () async throws -> Bool) async throws {
         let serverEvents = observer.events()
         let managerEvents = await recorder.ticks()
         let observer = observer
         let renews = kind == .pipewire
+        let wait: @Sendable () async throws -> Void = {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                let (ticks, tick) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+                group.addTask { for await _ in serverEvents { tick.yield() } }
+                group.addTask { for await _ in managerEvents { tick.yield() } }
+                defer { group.cancelAll() }
+                if try await condition() { return }
+                for await _ in ticks {
+                    if try await condition() { return }
+                }
+            }
+        }
         do {
             try await withTimeout(what, timeout) {
-                try await withThrowingTaskGroup(of: Void.self) { group in
-                    let (ticks, tick) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
-                    group.addTask { for await _ in serverEvents { tick.yield() } }
-                    group.addTask { for await _ in managerEvents { tick.yield() } }
-                    if renews {
-                        // The observer's pipewire-pulse connection may have missed a change of
-                        // the default for good (Docs/Reliability.md): once a second of waiting
-                        // it reads the server afresh.
-                        group.addTask {
-                            while true {
-                                try await Task.sleep(for: Self.observerRenewalInterval)
-                                try? await observer.renewConnection()
-                                tick.yield()
-                            }
-                        }
-                    }
-                    defer { group.cancelAll() }
-                    if try await condition() { return }
-                    for await _ in ticks {
-                        if try await condition() { return }
-                    }
-                }
+                if renews { try await whileRenewing(observer, wait) } else { try await wait() }
             }
         } catch let timedOut as TimedOut {
             let failure = TimedOut(what: "\(timedOut.what)\n  now: \(await situation())")
