@@ -49,11 +49,15 @@ struct ContextRig: Sendable {
         _ = try await server.pactl(arguments: arguments)
     }
 
-    /// Makes `sink` the default and waits until the observer sees it.
+    /// Makes `sink` the default and waits until the observer sees it (renewing the observer's
+    /// connection, which may miss a default set by a new client: ``whileRenewing``).
     func setDefault(_ sink: String) async throws {
         try await pactl("set-default-sink", sink)
-        try await waitUntil("the default sink \(sink)", observer: observer) {
-            try await observer.serverInfo().defaultSinkName == sink
+        let observer = observer
+        try await whileRenewing(observer) {
+            try await waitUntil("the default sink \(sink)", observer: observer) {
+                try await observer.serverInfo().defaultSinkName == sink
+            }
         }
     }
 

@@ -44,8 +44,11 @@ struct DefaultResetTests {
         try await withSandbox(kind) { server, client, observer in
             try await loadSinks(server, observer: observer)
             try await client.setDefaultSink("low_sink")
-            try await waitUntil("low_sink the default", observer: observer) {
-                try await observer.serverInfo().defaultSinkName == "low_sink"
+            // pw-metadata binding beside it may make the observer's connection miss it (``whileRenewing``).
+            try await whileRenewing(observer) {
+                try await waitUntil("low_sink the default", observer: observer) {
+                    try await observer.serverInfo().defaultSinkName == "low_sink"
+                }
             }
             if kind == .pipewire {
                 try await waitForMetadata("low_sink configured", on: server) {
@@ -76,8 +79,10 @@ struct DefaultResetTests {
             let chosen = try #require(try await observer.serverInfo().defaultSourceName)
             #expect(chosen == "high_sink.monitor")
             try await client.setDefaultSource("low_sink.monitor")
-            try await waitUntil("low_sink.monitor the default source", observer: observer) {
-                try await observer.serverInfo().defaultSourceName == "low_sink.monitor"
+            try await whileRenewing(observer) {
+                try await waitUntil("low_sink.monitor the default source", observer: observer) {
+                    try await observer.serverInfo().defaultSourceName == "low_sink.monitor"
+                }
             }
             if kind == .pipewire {
                 try await waitForMetadata("low_sink configured as the source", on: server) {

@@ -113,9 +113,12 @@ extension ServerObservation {
         try await client.connect()
         try await withTimeout(what, timeout) {
             if try await check(client) { return }
-            for await event in events {
-                guard case .subscription = event else { continue }
-                if try await check(client) { return }
+            // The connection may miss a default set by a new client meanwhile (``whileRenewing``).
+            try await whileRenewing(client) {
+                for await event in events {
+                    guard case .subscription = event else { continue }
+                    if try await check(client) { return }
+                }
             }
         }
     }

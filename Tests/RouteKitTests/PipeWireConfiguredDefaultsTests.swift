@@ -253,11 +253,13 @@ struct PipeWireConfiguredDefaultsTests {
             _ = try await server.loadNullSink(name: "usb_headset",
                                               properties: ["device.bus": "usb", "device.form_factor": "headset"])
             // WirePlumber has written its metadata once it has chosen a default.
-            try await waitUntil("WirePlumber to choose a default sink", observer: client) {
-                let info = try await client.serverInfo()
-                let sinks = try await client.sinks().map(\.name)
-                return sinks.contains("speaker") && sinks.contains("usb_headset")
-                    && (info.defaultSinkName == "speaker" || info.defaultSinkName == "usb_headset")
+            try await whileRenewing(client) {
+                try await waitUntil("WirePlumber to choose a default sink", observer: client) {
+                    let info = try await client.serverInfo()
+                    let sinks = try await client.sinks().map(\.name)
+                    return sinks.contains("speaker") && sinks.contains("usb_headset")
+                        && (info.defaultSinkName == "speaker" || info.defaultSinkName == "usb_headset")
+                }
             }
             #expect(try await reader.configuredDefaults() == ConfiguredDefaults(sink: nil, source: nil),
                     "a fresh PipeWire has no configured default")

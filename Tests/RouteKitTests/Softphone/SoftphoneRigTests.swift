@@ -96,9 +96,12 @@ enum SoftphoneRig {
             _ = try await server.loadStreamingMicrophone(name: microphone)
             _ = try await server.pactl("set-default-sink", speaker)
             _ = try await server.pactl("set-default-source", microphone)
-            try await waitUntil("the speaker and microphone as defaults", observer: observer) {
-                let info = try await observer.serverInfo()
-                return info.defaultSinkName == speaker && info.defaultSourceName == microphone
+            // Set by new clients: the observer's connection may miss it (``whileRenewing``).
+            try await whileRenewing(observer) {
+                try await waitUntil("the speaker and microphone as defaults", observer: observer) {
+                    let info = try await observer.serverInfo()
+                    return info.defaultSinkName == speaker && info.defaultSourceName == microphone
+                }
             }
             try await body(server, observer)
         }
