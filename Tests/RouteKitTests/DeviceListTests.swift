@@ -86,13 +86,16 @@ struct DeviceListTests {
             try await waitUntil("both listed", list: list) { devices in
                 devices.contains { $0.id == "bt_headset" } && devices.contains { $0.id == "builtin" }
             }
+            // On PipeWire a default changed while a pactl plugged a device can miss the list's
+            // connection for good: the waits renew it (the list then reads the defaults afresh).
+            let renewing = kind == .pipewire ? client : nil
             try await client.setDefaultSink("bt_headset")
-            try await waitUntil("bt_headset active", list: list) { devices in
+            try await waitUntil("bt_headset active", list: list, renewing: renewing) { devices in
                 devices.first { $0.id == "bt_headset" }?.isActive == true
                     && devices.first { $0.id == "builtin" }?.isActive == false
             }
             try await client.setDefaultSink("builtin")
-            try await waitUntil("builtin active", list: list) { devices in
+            try await waitUntil("builtin active", list: list, renewing: renewing) { devices in
                 devices.first { $0.id == "builtin" }?.isActive == true
                     && devices.filter(\.isActive).count == 1
             }
