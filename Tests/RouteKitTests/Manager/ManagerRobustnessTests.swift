@@ -211,19 +211,33 @@ struct ManagerStormTests {
             // Either may yield first, at once; both report it as an event.
             let mark = await rig.recorder.count
             try await rival.start()
-            let someoneYielded = await withTaskGroup(of: Bool.self) { group in
-                group.addTask {
-                    for await event in rivalEvents { if case .yielded = event { return true } }
-                    return false
+            let waitForAYield: @Sendable () async -> Bool = {
+                await withTaskGroup(of: Bool.self) { group in
+                    group.addTask {
+                        for await event in rivalEvents { if case .yielded = event { return true } }
+                        return false
+                    }
+                    group.addTask {
+                        (try? await rig.recorder.waitForEvent("our manager yielding", after: mark, timeout: .seconds(20)) {
+                            if case .yielded = $0 { true } else { false }
+                        }) != nil
+                    }
+                    let first = await group.next() ?? false
+                    group.cancelAll()
+                    return first
                 }
-                group.addTask {
-                    (try? await rig.recorder.waitForEvent("our manager yielding", after: mark, timeout: .seconds(20)) {
-                        if case .yielded = $0 { true } else { false }
-                    }) != nil
-                }
-                let first = await group.next() ?? false
-                group.cancelAll()
-                return first
+            }
+            // On PipeWire the rival's first default, set while its connection was still being
+            // bound, can miss the other manager's connection for good (Docs/Reliability.md): no
+            // one would see a rival to yield to. Both connections are renewed once a second
+            // while the test waits, and each manager reads the defaults afresh after a renewal.
+            let someoneYielded: Bool
+            if kind == .pipewire {
+                someoneYielded = (try? await whileRenewing(rig.managerClient) {
+                    try await whileRenewing(rivalClient) { await waitForAYield() }
+                }) ?? false
+            } else {
+                someoneYielded = await waitForAYield()
             }
             #expect(someoneYielded, "one of the two rivals yields")
             // Then the default stays put: no default change is seen for half a second.
@@ -288,8 +302,14 @@ struct ManagerStormTests {
             try await rig.plug(headset)
             try await rig.start(expecting: headset)
             try await rig.unplug(headset)
-            try await rig.settle("the server's own fallback") { try await rig.defaultSink() != headset.name }
-            let fallback = try await rig.defaultSink()
+            // A sink, not just "not the headset": on PipeWire there is no default for a moment
+            // until WirePlumber picks one, and a choice made then would be the one that ends
+            // "no default", which is what the server's own fallback does.
+            try await rig.settle("the server's own fallback") {
+                guard let sink = try await rig.defaultSink(), sink != headset.name else { return false }
+                return try await rig.observer.sink(named: sink) != nil
+            }
+            let fallback = try #require(try await rig.defaultSink())
             // The manager's own connection has delivered the fallback too (the observer's may
             // see it first on a loaded machine): a choice made before would reach the manager
             // in one batch with it, and no one could tell them apart.
@@ -303,7 +323,9 @@ struct ManagerStormTests {
             try await rig.expectServerDefault(chosen, "chosen by the user")
             try await rig.settle("the manager seeing the user's choice") { rig.manager.selectedAudioDevice?.id == chosen.id }
             await rig.manager.stop()
-            #expect(try await rig.defaultSink() == chosen.name, "stop() kept the user's choice")
+            let after = try await rig.defaultSink()
+            let situation = after == chosen.name ? "" : await rig.situation()
+            #expect(after == chosen.name, "stop() kept the user's choice (fallback \(fallback)): \(situation)")
         }
     }
 }
