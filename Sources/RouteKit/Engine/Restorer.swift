@@ -53,6 +53,11 @@ struct Restorer: Sendable {
            let names = await ask("list sinks", { try await $0.sinks().map(\.name) }, &missed).map(Set.init) {
             let ours = configuredNow.map { $0.sink == setSink }
                 ?? (info.defaultSinkName == setSink || (!names.contains(setSink) && ledger.ownsDefaultSink))
+            logger.debug("default sink judged", metadata: [
+                "set": "\(setSink)", "default": "\(info.defaultSinkName ?? "none")",
+                "configured": "\(configuredNow.map { $0.sink ?? "none" } ?? "unread")",
+                "owned": "\(ledger.ownsDefaultSink)", "ours": "\(ours)",
+            ])
             if ours {
                 result = await restoreDefault(configured: ledger.configured.map { $0.sink }, found: ledger.foundSink,
                                               present: names, output: true, &missed)

@@ -262,8 +262,11 @@ final class LiveManagerRig: Sendable {
             }
             try await managerClient.connect()
             try await observer.connect()
+            // Each rig's lines name its sandbox: tests run side by side share the log.
+            var logger = quietLogger
+            logger[metadataKey: "rig"] = "\(kind):\(server.directory.split(separator: "/").last ?? "")"
             let manager = AudioDeviceManager(server: wrap?(managerClient) ?? managerClient, scope: scope,
-                                             preferences: preferences, logger: quietLogger)
+                                             preferences: preferences, logger: logger)
             let recorder = await RouteEventRecorder.recording(manager)
             let rig = LiveManagerRig(server: server, managerClient: managerClient, observer: observer,
                                      manager: manager, recorder: recorder)
