@@ -151,6 +151,7 @@ struct EngineLoop: Sendable {
             tickets.append(ticket)
         }
         if isConnected, core.withShared({ $0.machine.isConfirmationOverdue(now: .now) }) {
+            actions += core.machine { $0.confirmationRechecked() }
             await perform(actions)
             actions = await readDefaultsOnRenewedConnection()
         }
@@ -164,8 +165,8 @@ struct EngineLoop: Sendable {
         return true
     }
 
-    /// A switch's confirmation is overdue: before the machine judges it, the connection is
-    /// renewed and the defaults read on the new one. A pipewire-pulse connection can miss a
+    /// A switch's confirmation is late (its recheck) or overdue (before the machine judges
+    /// it): the connection is renewed and the defaults read on the new one. A pipewire-pulse connection can miss a
     /// change of the default for good: PipeWire passes a change of WirePlumber's "default"
     /// metadata only to the client binding it while any bind waits for WirePlumber's answer
     /// (Docs/Reliability.md, "The PipeWire default that never reaches long-lived connections").

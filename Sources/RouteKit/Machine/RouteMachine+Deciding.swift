@@ -103,9 +103,12 @@ extension RouteMachine {
         }
         let input = input(for: device)
         let source = input?.deviceName
+        let recheck = configuration.confirmationRecheck < configuration.confirmationTimeout
+            ? now + configuration.confirmationRecheck : nil
         pending = PendingSwitch(device: device, stage: .confirming(sink: sink), reason: reason,
                                 deadline: now + configuration.confirmationTimeout,
-                                previousSink: previous.previousSink, previousSource: previous.previousSource)
+                                previousSink: previous.previousSink, previousSource: previous.previousSource,
+                                recheck: recheck)
         let plan = RoutePlan(device: device, sink: sink, sinkPort: device.output?.port, source: source,
                              sourcePort: source == nil ? nil : input?.port,
                              setsSink: configuration.isSystemScope && defaultSink != sink,

@@ -22,6 +22,12 @@ struct RouteMachine: Sendable {
         /// How long the server may take to report a requested default (WirePlumber acts a
         /// moment after pipewire-pulse answers).
         var confirmationTimeout: Duration = .seconds(3)
+        /// How long a switch waits for the server to report the default before the engine
+        /// reads the defaults once on a renewed connection, well ahead of
+        /// ``confirmationTimeout``: a pipewire-pulse connection can miss the change for good
+        /// (Docs/Reliability.md), and the route is then right long before it is judged. None
+        /// when it is not shorter than the timeout.
+        var confirmationRecheck: Duration = .milliseconds(500)
         /// How many times someone else may take the default away within ``overrideWindow``
         /// before the machine stops taking it back.
         var overrideLimit = 3
@@ -50,6 +56,9 @@ struct RouteMachine: Sendable {
         /// it is done are moved after it.
         var previousSink: String?
         var previousSource: String?
+        /// When the engine reads the defaults on a renewed connection ahead of the deadline
+        /// (``Configuration/confirmationRecheck``); nil once it has, or for none.
+        var recheck: ContinuousClock.Instant? = nil
     }
 
     let configuration: Configuration
@@ -128,16 +137,23 @@ struct RouteMachine: Sendable {
     /// When the machine wants ``deadlinePassed(now:)`` at the latest: a switch's deadline, or
     /// the end of a new device's hold-off.
     var deadline: ContinuousClock.Instant? {
-        [pending?.deadline, holdOff.nextRelease(holdOff: automatic.holdOff)].compactMap { $0 }.min()
+        [pending?.deadline, pending?.recheck, holdOff.nextRelease(holdOff: automatic.holdOff)].compactMap { $0 }.min()
     }
 
     /// Whether a system-scope switch is waiting for the server to confirm the default past its
-    /// deadline: the engine reads the defaults on a renewed connection before the machine
+    /// recheck or its deadline: the engine reads the defaults on a renewed connection, once
+    /// ahead of the deadline (after ``confirmationRechecked()``) and again before the machine
     /// judges it (``deadlinePassed(now:)``).
     func isConfirmationOverdue(now: ContinuousClock.Instant) -> Bool {
-        guard configuration.isSystemScope, let pending, now >= pending.deadline,
-              case .confirming = pending.stage else { return false }
-        return true
+        guard configuration.isSystemScope, let pending, case .confirming = pending.stage else { return false }
+        return now >= pending.deadline || pending.recheck.map { now >= $0 } ?? false
+    }
+
+    /// The engine is reading the defaults afresh for the switch under way: its recheck is
+    /// done (the deadline stays).
+    mutating func confirmationRechecked() -> [RouteAction] {
+        pending?.recheck = nil
+        return []
     }
 
     /// Whether the machine follows the server: it decides and reports routes only then.

@@ -252,6 +252,8 @@ struct MachineRig {
 
     /// What the machine would be told if nothing but time passed: its deadline, if any.
     mutating func passDeadline() -> [RouteAction] {
+        // A switch's recheck comes first: the engine's renewed connection read nothing new.
+        if machine.pending?.recheck != nil { _ = machine.confirmationRechecked() }
         if let deadline = machine.deadline, deadline > now { now = deadline }
         let actions = machine.deadlinePassed(now: now)
         return machine.followMicrophone(actions)

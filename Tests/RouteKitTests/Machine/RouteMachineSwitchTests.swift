@@ -183,9 +183,18 @@ struct RouteMachineSwitchTests {
                              preferences: PreferenceList([.kind(.bluetooth), .kind(.speakerphone)]))
         let started = rig.start()
         #expect(started.routedTo == [headset.id])
+        // First the recheck (the engine reads the defaults on a renewed connection), then,
+        // once it is done, the deadline.
+        #expect(rig.machine.deadline == rig.epoch + rig.machine.configuration.confirmationRecheck)
+        #expect(!rig.machine.isConfirmationOverdue(now: rig.now))
+        rig.advance(rig.machine.configuration.confirmationRecheck)
+        #expect(rig.machine.isConfirmationOverdue(now: rig.now))
+        #expect(rig.machine.deadlinePassed(now: rig.now).isEmpty, "a recheck judges nothing")
+        _ = rig.machine.confirmationRechecked()
+        #expect(!rig.machine.isConfirmationOverdue(now: rig.now))
         #expect(rig.machine.deadline == rig.epoch + rig.machine.configuration.confirmationTimeout)
 
-        rig.advance(.seconds(1))
+        rig.advance(.seconds(1) - rig.machine.configuration.confirmationRecheck)
         #expect(rig.machine.deadlinePassed(now: rig.now).isEmpty)
         #expect(rig.machine.pending?.device.id == headset.id)
 
