@@ -16,7 +16,9 @@ struct MediaGuardSimulatedTests {
     static let player = "org.example.Music"
 
     /// A player whose commands cork and uncork its simulated stream, as a real player's pause
-    /// does, and say so; its commands are written to `commands`.
+    /// does, and say so; its commands are written to `commands`. A pause is written before
+    /// the stream corks (the guard's release, which the cork brings, comes after it), a play
+    /// after the stream uncorks (a test that saw it written sees the stream playing).
     static func register(_ players: InProcessPlayers, _ name: String = player, processID: UInt32 = UInt32(getpid()),
                          stream: UInt32, on server: SimulatedServer, commands: CommandLog) {
         players.register(name, identity: name, processID: processID, status: .playing, commands: .init(
@@ -26,9 +28,9 @@ struct MediaGuardSimulatedTests {
                 players.update(name, status: .paused)
             },
             play: {
-                await commands.append("play \(name)")
                 try server.setSinkInputCorked(stream, false)
                 players.update(name, status: .playing)
+                await commands.append("play \(name)")
             }))
     }
 
