@@ -52,6 +52,17 @@ struct GnomeCallsSequenceTests {
         ])
     }
 
+    /// Waits until CallAudio's `MicState` is known: reads it, then again after each
+    /// PropertiesChanged of the CallAudio object.
+    private static func waitForKnownMicState(clients: SessionBusClients, changes: AsyncStream<BusSignalMessage>) async throws {
+        if try await clients.callAudioProperty("MicState") != "u 255" { return }
+        try await withTimeout("CallAudio's MicState known", .seconds(10)) {
+            for await _ in changes {
+                if try await clients.callAudioProperty("MicState") != "u 255" { return }
+            }
+        }
+    }
+
     private func run(_ kind: SoundServerKind, headset: Bool, steps: [Step]) async throws {
         try await SandboxServer.withServer(kind) { server in
             let speaker = try await server.plugDevice("speaker", properties: Self.speaker)
@@ -63,8 +74,15 @@ struct GnomeCallsSequenceTests {
             try await ServerObservation.waitForDefaultSink("speaker", on: server)
             try await PrivateSessionBus.withBus { bus in
                 let clients = SessionBusClients(bus: bus)
+                let observer = try await clients.observer()
+                let changes = try await observer.signals(matching:
+                    "type='signal',interface='org.freedesktop.DBus.Properties',member='PropertiesChanged',path='/org/mobian_project/CallAudio'")
                 let daemon = try await clients.daemon(["--callaudio"], on: server)
                 _ = try await daemon.standardError.next("the route on the speaker") { $0.hasPrefix("route: speaker ") }
+                // MicState is unknown (255) until the daemon has read the microphone's mute, a
+                // moment after its first route, as callaudiod's is until it has found its card:
+                // GNOME Calls reads it once it changes, and so does this test.
+                try await Self.waitForKnownMicState(clients: clients, changes: changes)
                 let before = try await clients.callaudiocli("-S")
                 #expect(before.standardOutput.hasSuffix(Self.status("DEFAULT", "OFF", "ON")), "\(before)")
                 for step in steps {
