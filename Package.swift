@@ -42,6 +42,12 @@ let package = Package(
             name: "CPulseAudio",
             providers: [.apt(["libpulse-dev"])]
         ),
+        // Text from outside made safe to show: escapes for control and format characters, for
+        // the command line's output and every error message that quotes a client. No dependencies.
+        .target(
+            name: "TextSupport",
+            swiftSettings: strictSettings
+        ),
         // The only Swift module that imports libpulse. Every C callback lives here.
         .target(
             name: "PulseAudio",
@@ -85,6 +91,7 @@ let package = Package(
             name: "DBus",
             dependencies: [
                 "CSystemdBus",
+                "TextSupport",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
@@ -94,7 +101,7 @@ let package = Package(
         .target(
             name: "RouteKitDBus",
             dependencies: [
-                "DBus", "PulseAudio", "RouteKit",
+                "DBus", "PulseAudio", "RouteKit", "TextSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
@@ -172,6 +179,7 @@ let package = Package(
                 "RouteKit",
                 "RouteKitDBus",
                 "SoundServerSandbox",
+                "TextSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

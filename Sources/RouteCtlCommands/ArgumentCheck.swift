@@ -1,4 +1,5 @@
 import ArgumentParser
+import TextSupport
 
 /// Every word of a `routectl` command line checked before swift-argument-parser reads it, so
 /// that what a person could not have meant is refused as a usage error (exit 64), with the
@@ -57,10 +58,7 @@ enum ArgumentCheck {
         return nil
     }
 
-    private static func code(_ scalar: Unicode.Scalar) -> String {
-        let hex = String(scalar.value, radix: 16, uppercase: true)
-        return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
-    }
+    private static func code(_ scalar: Unicode.Scalar) -> String { EscapedText.code(scalar) }
 
     /// `word` escaped for the terminal, the format characters too, and cut to 60 characters.
     private static func shown(_ word: String) -> String {

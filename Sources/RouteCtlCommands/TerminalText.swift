@@ -1,3 +1,5 @@
+import TextSupport
+
 /// Text from a sound server or a dump made safe for a terminal and for line-based parsing:
 /// control characters (C0, DEL, C1, so ESC and line breaks among them) and the backslash are
 /// written as escapes, so that a device description cannot move the cursor, change colours,
@@ -5,21 +7,7 @@
 enum TerminalText {
     /// `text` with `\n`, `\r`, `\t`, `\\` and `\xHH` / `\u{HHHH}` escapes for control characters.
     static func escaped(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: needsEscape) else { return text }
-        var result = ""
-        result.unicodeScalars.reserveCapacity(text.unicodeScalars.count)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case "\\": result += "\\\\"
-            case _ where scalar.value < 0x80 && needsEscape(scalar): result += "\\x" + hex(scalar.value, digits: 2)
-            case _ where needsEscape(scalar): result += "\\u{" + hex(scalar.value, digits: 4) + "}"
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
+        EscapedText.escaped(text)
     }
 
     /// `text` with its control characters escaped as ``escaped(_:)`` does, but its
@@ -43,11 +31,6 @@ enum TerminalText {
 
     /// C0 controls, DEL, C1 controls, and the backslash that starts an escape.
     private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar == "\\"
-    }
-
-    private static func hex(_ value: UInt32, digits: Int) -> String {
-        let text = String(value, radix: 16)
-        return String(repeating: "0", count: max(0, digits - text.count)) + text
+        EscapedText.isControl(scalar) || scalar == "\\"
     }
 }

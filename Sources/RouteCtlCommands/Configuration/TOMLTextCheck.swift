@@ -1,3 +1,5 @@
+import TextSupport
+
 /// What the configuration text must not hold outside quotes and comments, checked before
 /// TOMLKit sees it: a character that is not ASCII, a control character, or a table header
 /// without a name. TOML allows none of them, and toml++ 3 (inside TOMLKit 0.6) does not always
@@ -89,8 +91,5 @@ enum TOMLTextCheck {
         return !first.isASCII || (first.properties.isAlphabetic || ("0"..."9").contains(first) || "_-\"'".unicodeScalars.contains(first))
     }
 
-    private static func code(_ scalar: Unicode.Scalar) -> String {
-        let hex = String(scalar.value, radix: 16, uppercase: true)
-        return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
-    }
+    private static func code(_ scalar: Unicode.Scalar) -> String { EscapedText.code(scalar) }
 }
