@@ -93,6 +93,46 @@ struct RouteKitRequestTests {
         }
     }
 
+    @Test("client text in an error is escaped: no control or formatting character comes back raw")
+    func errorsEscapeClientText() throws {
+        let hostile = "bad\u{1B}[31m\u{01}\r\n\u{7F}\u{9B}2J\u{202E}txt"
+        let escaped = #"bad\x1b[31m\x01\r\n\x7f\u{009b}2J\u{202e}txt"#
+        let state = Devices.state(route: Devices.speaker)
+        let unknown = #expect(throws: BusError.self) {
+            try RouteKitRequest.use(hostile).operation(devices: Devices.all, state: state)
+        }
+        #expect(unknown?.name == RouteKitInterface.ErrorName.unknownDevice)
+        #expect(unknown?.message.hasPrefix("no device \"\(escaped)\" is present. Kinds: ") == true, "\(String(describing: unknown))")
+        let misspelled = #expect(throws: BusError.self) {
+            try RouteKitRequest.use("bluetoot\u{202E}").operation(devices: Devices.all, state: state)
+        }
+        #expect(misspelled?.message.hasPrefix(#"no kind "bluetoot\u{202e}"; did you mean bluetooth?"#) == true,
+                "\(String(describing: misspelled))")
+        let callState = #expect(throws: BusError.self) { try decode("OpenCall", [.string(""), .string(hostile)]) }
+        #expect(callState?.name == BusError.invalidArgumentsName)
+        #expect(callState?.message == "\"\(escaped)\" is not a call state: ringing, active or held")
+        for error in [unknown, misspelled, callState] {
+            #expect(error?.message.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value)
+                || $0.properties.generalCategory == .format } == false)
+        }
+    }
+
+    @Test("SetPreferences refuses an entry with a control or formatting character: no device id has one")
+    func preferencesRefuseControls() {
+        for (entry, code) in [("evil\u{1B}[2J", "U+001B"), ("speaker\u{202E}", "U+202E"), ("a\u{85}b", "U+0085"),
+                              ("zero\u{200B}width", "U+200B")] {
+            let error = #expect(throws: BusError.self) { try decode("SetPreferences", [.strings(["bluetooth", entry])]) }
+            #expect(error?.name == RouteKitInterface.ErrorName.invalidPreference)
+            #expect(error?.message.contains(code) == true, "\(String(describing: error))")
+            #expect(error?.message.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value)
+                || $0.properties.generalCategory == .format } == false)
+        }
+        // Ordinary device ids, with the characters servers use, are kept.
+        #expect(throws: Never.self) {
+            try decode("SetPreferences", [.strings(["alsa_card.pci-0000_00_1f.3/analog-output", "bluez:AA", "Écouteurs"])])
+        }
+    }
+
     @Test("the other requests map onto the engine one to one")
     func oneToOne() throws {
         let state = Devices.state(route: Devices.speaker)

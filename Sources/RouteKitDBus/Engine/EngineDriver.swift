@@ -44,7 +44,7 @@ public struct EngineDriver: Sendable {
             } catch {
                 switch error {
                 case .noSuchDevice(let id):
-                    throw DeviceTarget.unknown("no device \"\(id)\" is present", await devices())
+                    throw DeviceTarget.unknown("no device \"\(ErrorText.quoted(id.rawValue))\" is present", await devices())
                 case .notUsable:
                     throw BusError(name: RouteKitInterface.ErrorName.notUsable, message: error.description)
                 }
@@ -126,10 +126,10 @@ public struct EngineDriver: Sendable {
     /// Refuses to change a call that is not the caller's.
     private func ownCall(_ id: String, by owner: CallOrigin) throws(BusError) {
         guard let call = manager.calls.first(where: { $0.id.rawValue == id }) else {
-            throw BusError(name: RouteKitInterface.ErrorName.unknownCall, message: "no call \"\(id)\" is held")
+            throw BusError(name: RouteKitInterface.ErrorName.unknownCall, message: "no call \"\(ErrorText.quoted(id))\" is held")
         }
         guard call.origin == owner else {
-            throw BusError(name: RouteKitInterface.ErrorName.notOwner, message: "call \"\(id)\" belongs to another client (\(call.origin))")
+            throw BusError(name: RouteKitInterface.ErrorName.notOwner, message: "call \"\(ErrorText.quoted(id))\" belongs to another client (\(call.origin))")
         }
     }
 

@@ -65,13 +65,14 @@ public enum DeviceTarget {
         } catch {
             switch error {
             case .empty: throw unknown("name a device or a kind", devices)
-            case .misspelledKind(let typed, let meant): throw unknown("no kind \"\(typed)\"; did you mean \(meant)?", devices)
-            case .notChosenByKind(let typed): throw unknown("\(typed) devices are chosen by their id, not by kind", devices)
+            case .misspelledKind(let typed, let meant):
+                throw unknown("no kind \"\(ErrorText.quoted(typed))\"; did you mean \(meant)?", devices)
+            case .notChosenByKind(let typed): throw unknown("\(ErrorText.quoted(typed)) devices are chosen by their id, not by kind", devices)
             case .notUsable(let id, let hasNoOutput):
                 throw BusError(name: RouteKitInterface.ErrorName.notUsable,
-                               message: "\"\(id)\" is \(hasNoOutput ? "an input only: it has no output" : "unavailable")")
+                               message: "\"\(ErrorText.quoted(id))\" is \(hasNoOutput ? "an input only: it has no output" : "unavailable")")
             case .noDeviceOfKind(let kind): throw unknown("no \(kind) device is present", devices)
-            case .noSuchDevice(let id): throw unknown("no device \"\(id)\" is present", devices)
+            case .noSuchDevice(let id): throw unknown("no device \"\(ErrorText.quoted(id))\" is present", devices)
             }
         }
     }
@@ -89,7 +90,7 @@ public enum DeviceTarget {
     /// `Kinds: ...; devices: id (kind), ...`, for error messages.
     public static func choices(_ devices: [AudioDevice]) -> String {
         let usable = devices.filter(RoutePolicy.isUsable)
-        let listed = usable.isEmpty ? "none present" : usable.map { "\($0.id.rawValue) (\($0.kind))" }.joined(separator: ", ")
+        let listed = usable.isEmpty ? "none present" : usable.map { "\(ErrorText.quoted($0.id.rawValue)) (\($0.kind))" }.joined(separator: ", ")
         return "Kinds: \(kindNames); devices: \(listed)."
     }
 }

@@ -104,7 +104,7 @@ extension RouteKitRequest {
     /// `ringing`, `active` or `held`; anything else is `InvalidArgs` naming them.
     static func callState(_ text: String) throws(BusError) -> CallState {
         guard let state = CallState(rawValue: text) else {
-            throw BusError.invalidArguments("\"\(text.prefix(40))\" is not a call state: ringing, active or held")
+            throw BusError.invalidArguments("\"\(ErrorText.quoted(text.prefix(40)))\" is not a call state: ringing, active or held")
         }
         return state
     }
