@@ -149,3 +149,34 @@ func matchSlotDestroyed(_ userdata: UnsafeMutableRawPointer?) {
     guard let userdata else { return }
     Unmanaged<MatchCore>.fromOpaque(userdata).takeRetainedValue().finish()
 }
+
+/// Every incoming message, before sd-bus dispatches it. Calls to
+/// `org.freedesktop.DBus.Properties`, which sd-bus answers itself and no method callback
+/// sees, are checked (``PropertiesCallCheck``): one that fails is answered here with the
+/// error and goes no further (1); everything else goes on as it came (0).
+func incomingMessageFiltered(_ message: OpaquePointer?, _ userdata: UnsafeMutableRawPointer?,
+                             _ error: UnsafeMutablePointer<sd_bus_error>?) -> Int32 {
+    guard let message, sd_bus_message_is_method_call(message, PropertiesCallCheck.interface, nil) > 0 else { return 0 }
+    let member = sd_bus_message_get_member(message).map { String(cString: $0) } ?? ""
+    let signature = sd_bus_message_get_signature(message, 1).map { String(cString: $0) } ?? ""
+    var refusal = PropertiesCallCheck.refusal(member: member, signature: signature)
+    if refusal == nil {
+        do {
+            refusal = PropertiesCallCheck.refusal(member: member, arguments: try MessageReader.readAll(message, limits: .methodCalls))
+        } catch let failure {
+            refusal = BusError(name: failure.isOverLimit ? BusError.limitsExceededName : BusError.invalidArgumentsName,
+                               message: "could not \(failure.what)")
+        }
+    }
+    guard let refusal else {
+        _ = sd_bus_message_rewind(message, 1)
+        return 0
+    }
+    if sd_bus_message_get_expect_reply(message) > 0 {
+        var failure = sd_bus_error()
+        defer { sd_bus_error_free(&failure) }
+        sd_bus_error_set(&failure, refusal.name, refusal.message)
+        _ = sd_bus_reply_method_error(message, &failure)
+    }
+    return 1
+}

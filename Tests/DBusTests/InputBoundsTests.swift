@@ -42,6 +42,45 @@ struct InputBoundsTests {
         }
     }
 
+    @Test("Properties calls, which sd-bus answers itself, are checked first: signature, limits, names; good ones still answered")
+    func propertiesCalls() async throws {
+        try await withPeers { _, _, client, _ in
+            let properties = "org.freedesktop.DBus.Properties"
+            func refusal(_ member: String, _ arguments: [BusValue]) async -> BusError? {
+                await #expect(throws: BusError.self) {
+                    try await client.call(EchoInterface.standard(properties, member, arguments))
+                }
+            }
+            // One argument too many: sd-bus read the two it wanted and answered.
+            let extra = await refusal("Get", [.string(EchoInterface.name), .string("Count"), .string("more")])
+            #expect(extra?.name == BusError.invalidArgumentsName)
+            #expect(extra?.message == "Get takes 'ss' (interface, property), not 'sss'")
+            let extraAll = await refusal("GetAll", [.string(EchoInterface.name), .uint32(1)])
+            #expect(extraAll?.message == "GetAll takes 's' (interface), not 'su'")
+
+            // A name over the string limit: sd-bus read it whole and quoted it in its error.
+            let huge = String(repeating: "a", count: BusReadLimits.methodCalls.maximumStringBytes + 1)
+            let long = await refusal("Get", [.string(huge), .string("Count")])
+            #expect(long?.name == BusError.limitsExceededName)
+            #expect((long?.message.utf8.count ?? .max) < 200, "the error does not quote the name whole")
+
+            // Control and format characters: sd-bus quoted them raw.
+            let hostile = await refusal("Get", [.string("evil\u{1B}[2J.iface\u{202E}"), .string("Count")])
+            #expect(hostile?.name == BusError.invalidArgumentsName)
+            #expect(hostile?.message == "\"evil\\x1b[2J.iface\\u{202e}\" is not an interface name")
+            let property = await refusal("Set", [.string(EchoInterface.name), .string("Count\n"), .variant(.uint32(1))])
+            #expect(property?.message == "\"Count\\n\" is not a property name")
+
+            // What is right is answered by sd-bus as before, an empty interface too.
+            #expect(try await client.call(EchoInterface.standard(properties, "Get", [.string(EchoInterface.name), .string("Count")]))
+                    == [.variant(.uint32(0))])
+            let all = try await client.call(EchoInterface.standard(properties, "GetAll", [.string("")]))
+            #expect(all.first?.variantDictionaryValue?["Label"] == .string("start"))
+            let unknown = await refusal("Get", [.string(EchoInterface.name), .string("Missing")])
+            #expect(unknown?.name == "org.freedesktop.DBus.Error.UnknownProperty")
+        }
+    }
+
     @Test("a signal over the limits is dropped unread, and the next one arrives")
     func oversizedSignal() async throws {
         try await withPeers { _, object, client, _ in

@@ -149,6 +149,8 @@ final class BusLoop: @unchecked Sendable {
         if result >= 0 { result = resolved.withCString { sd_bus_set_address(bus, $0) } }
         if result >= 0 { result = sd_bus_set_bus_client(bus, 1) }
         if result >= 0 { result = sd_bus_start(bus) }
+        // Before sd-bus answers Properties calls itself (a floating slot: it lives with the bus).
+        if result >= 0 { result = sd_bus_add_filter(bus, nil, incomingMessageFiltered, nil) }
         guard result >= 0, let bus else {
             sd_bus_unref(bus)
             return (nil, BusError(errno: -result, doing: "connect to \(resolved)", name: BusError.disconnectedName))
