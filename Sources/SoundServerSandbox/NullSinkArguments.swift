@@ -12,29 +12,17 @@ enum NullSinkArguments {
         return ["module-null-sink", "sink_name=\(name)"] + (try propertyArgument("sink_properties", properties).map { [$0] } ?? [])
     }
 
-    /// The arguments after `load-module` for a microphone on a `kind` server
-    /// (``VirtualMicrophone``): on PulseAudio `module-pipe-source` reading the FIFO `file`; on
-    /// PipeWire a null node of media class `Audio/Source/Virtual` (`file` unused).
-    static func makeMicrophone(name: String, file: String, properties: [String: String],
-                               on kind: SoundServerKind) throws(SandboxError) -> [String] {
+    /// The arguments after `load-module` for a microphone: `module-pipe-source` reading the
+    /// FIFO `file`.
+    static func makeMicrophone(name: String, file: String, properties: [String: String]) throws(SandboxError) -> [String] {
         try checkName(name, "source")
+        try checkName(file, "file")
         // A media name of its own: WirePlumber keeps a pipe source's mute by it, and every pipe
         // source would share "pipe" (one muted microphone would come back muted as another).
         var properties = properties
         properties["media.name"] = properties["media.name"] ?? name
-        switch kind {
-        case .pulseaudio:
-            try checkName(file, "file")
-            return ["module-pipe-source", "source_name=\(name)", "file=\(file)"]
-                + (try propertyArgument("source_properties", properties).map { [$0] } ?? [])
-        case .pipewire:
-            // Ranked as pipewire-pulse ranks its pipe source (priority.driver 50000): WirePlumber
-            // 0.5 takes sinks' monitors as default-source candidates too, and a null node has
-            // no priority of its own (a monitor would then become the default source).
-            properties["priority.session"] = properties["priority.session"] ?? VirtualMicrophone.pipeWirePriority
-            return ["module-null-sink", "media.class=\(VirtualMicrophone.pipeWireMediaClass)", "sink_name=\(name)"]
-                + (try propertyArgument("sink_properties", properties).map { [$0] } ?? [])
-        }
+        return ["module-pipe-source", "source_name=\(name)", "file=\(file)"]
+            + (try propertyArgument("source_properties", properties).map { [$0] } ?? [])
     }
 
     private static func checkName(_ name: String, _ what: String) throws(SandboxError) {

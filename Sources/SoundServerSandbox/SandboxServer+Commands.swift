@@ -52,16 +52,15 @@ extension SandboxServer {
     }
 
     /// Adds a microphone: a source named `name` with the given source properties (plus
-    /// `node.always-process=true`, as for ``loadNullSink(name:properties:)``) that records
-    /// silence, made as ``VirtualMicrophone`` says for this server (a FIFO nobody writes on
-    /// PulseAudio, a null node on PipeWire; unlike `module-remap-source` neither is a filter,
-    /// which RouteKit would take for a virtual device). Returns the module's index.
+    /// `node.always-process=true`, as for ``loadNullSink(name:properties:)``), reading a
+    /// FIFO in the sandbox that nobody writes (`module-pipe-source`: both servers offer it with
+    /// properties, unlike `module-null-source`, and unlike `module-remap-source` it is no
+    /// filter, which RouteKit would take for a virtual device). Returns the module's index.
     /// RouteKit pairs it with the sink whose properties give the same `device.name` (or
     /// Bluetooth address) and kind: the same properties as the sink's make a headset's microphone.
     public func loadMicrophone(name: String, properties: [String: String] = [:]) async throws -> UInt32 {
         let arguments = try NullSinkArguments.makeMicrophone(
-            name: name, file: VirtualMicrophone.fifoPath(name: name, directory: directory),
-            properties: VirtualDeviceProperties.adding(to: properties), on: kind)
+            name: name, file: directory + "/" + name + ".fifo", properties: VirtualDeviceProperties.adding(to: properties))
         let output = try await pactl(arguments: ["load-module"] + arguments)
         let text = output.trimmingWhitespace()
         guard let index = UInt32(text) else {

@@ -11,9 +11,8 @@ import SoundServerSandbox
 /// ALSA thread must return from its read before a call can end) can no longer hang up. Its
 /// own stream records from a monitor, which no router takes for a microphone.
 ///
-/// The FIFO is where ``SandboxServer/loadMicrophone(name:properties:)`` puts it on PulseAudio
-/// (``VirtualMicrophone/fifoPath(name:directory:)``); a PipeWire sandbox's microphones are null
-/// nodes, which record silence by themselves and need no feed.
+/// The FIFO is where ``SandboxServer/loadMicrophone(name:properties:)`` puts it: `<name>.fifo`
+/// in the sandbox's folder.
 ///
 /// It ends by itself when its microphone is unplugged (the FIFO loses its reader), else with
 /// `SIGKILL` on its own pid from ``stop()`` or `deinit`.
@@ -27,7 +26,7 @@ final class MicrophoneFeed: Sendable {
     init(on server: SandboxServer, microphone: String, from monitor: String) async throws {
         process = try await ChildProcess.launch(
             ["/usr/bin/pacat", "--record", "--raw", "--device=\(monitor)", "--format=s16le", "--rate=44100", "--channels=2",
-             "--latency-msec=20", "--client-name=microphone-feed", VirtualMicrophone.fifoPath(name: microphone, directory: server.directory)],
+             "--latency-msec=20", "--client-name=microphone-feed", server.directory + "/" + microphone + ".fifo"],
             environment: server.environment, output: .nullDevice)
         processID = process.pid
     }

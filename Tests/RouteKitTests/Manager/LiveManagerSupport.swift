@@ -14,9 +14,9 @@ import Testing
 /// A virtual device of the convention in Docs/Testing.md: a null sink whose properties say
 /// what it stands for. Its device id is its sink name (null sinks have no card).
 ///
-/// It may have a microphone (a ``VirtualMicrophone`` of the sandbox's convention) with the
-/// same properties and `device.bus_path`, which is what pairs a card-less sink with its
-/// source in RouteKit's device model.
+/// It may have a microphone: a `module-pipe-source` (the one source module both servers load
+/// with properties) with the same properties and `device.bus_path`, which is what pairs a
+/// card-less sink with its source in RouteKit's device model.
 struct ConventionDevice: Sendable, CustomStringConvertible {
     /// The sink name, which is also the device id.
     let name: String
@@ -75,12 +75,14 @@ struct ConventionDevice: Sendable, CustomStringConvertible {
         "sink_name=\(name) sink_properties=\"\(Self.quoted(pairedProperties))\""
     }
 
-    /// The module and arguments of its microphone on a `kind` server (``VirtualMicrophone``),
-    /// a FIFO in `directory` on PulseAudio.
-    func microphoneModule(on kind: SoundServerKind, directory: String) throws -> (name: String, arguments: String) {
+    /// The `load-module module-pipe-source` arguments of its microphone, its FIFO in `directory`.
+    func microphoneArguments(directory: String) -> String {
         var properties = pairedProperties
         properties["device.description"] = (properties["device.description"] ?? name) + " Microphone"
-        return try VirtualMicrophone.module(on: kind, name: microphoneName, properties: properties, directory: directory)
+        // A media name of its own: WirePlumber keeps a pipe source's mute by it, and every pipe
+        // source would share "pipe" (one muted microphone would come back muted as another).
+        properties["media.name"] = microphoneName
+        return "source_name=\(microphoneName) file=\(directory)/\(microphoneName).fifo source_properties=\"\(Self.quoted(properties))\""
     }
 
     /// The properties, with the bus path that pairs output and microphone when there is one,
@@ -333,8 +335,8 @@ final class LiveManagerRig: Sendable {
         let index = try await observer.loadModule("module-null-sink", arguments: device.moduleArguments)
         modules.withLock { $0[device.name] = [index] }
         if device.hasMicrophone {
-            let module = try device.microphoneModule(on: kind, directory: server.directory)
-            let microphone = try await observer.loadModule(module.name, arguments: module.arguments)
+            let microphone = try await observer.loadModule("module-pipe-source",
+                                                           arguments: device.microphoneArguments(directory: server.directory))
             modules.withLock { $0[device.name, default: []].append(microphone) }
         }
         return index
