@@ -47,10 +47,10 @@ enum ArgumentCheck {
         guard checksCharacters else { return nil }
         for scalar in word.unicodeScalars {
             if scalar == "\u{FFFD}" { return "not UTF-8 text" }
-            if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) {
+            if EscapedText.isControl(scalar) {
                 return "a control character (\(code(scalar))) is not taken in an argument"
             }
-            if scalar.properties.generalCategory == .format {
+            if EscapedText.isFormat(scalar) {
                 return "an invisible formatting character (\(code(scalar))) is not taken in an argument"
             }
             if scalar.properties.isNoncharacterCodePoint { return "\(code(scalar)) is not a character" }
@@ -64,7 +64,7 @@ enum ArgumentCheck {
     private static func shown(_ word: String) -> String {
         var text = ""
         for scalar in word.unicodeScalars.prefix(60) {
-            if scalar.properties.generalCategory == .format || scalar.properties.isNoncharacterCodePoint {
+            if EscapedText.isFormat(scalar) || scalar.properties.isNoncharacterCodePoint {
                 text += "\\u{" + String(scalar.value, radix: 16) + "}"
             } else {
                 text += TerminalText.escaped(String(scalar))

@@ -166,10 +166,11 @@ struct EngineLoop: Sendable {
     }
 
     /// A switch's confirmation is late (its recheck) or overdue (before the machine judges
-    /// it): the connection is renewed and the defaults read on the new one. A pipewire-pulse connection can miss a
-    /// change of the default for good: PipeWire passes a change of WirePlumber's "default"
-    /// metadata only to the client binding it while any bind waits for WirePlumber's answer
-    /// (Docs/Reliability.md, "The PipeWire default that never reaches long-lived connections").
+    /// it): the connection is renewed and the defaults read on the new one. A pipewire-pulse
+    /// connection can miss a change of the default for good: PipeWire passes a change of
+    /// WirePlumber's "default" metadata only to the client binding it while any bind waits for
+    /// WirePlumber's answer (Docs/Reliability.md, "The PipeWire default that never reaches
+    /// long-lived connections").
     /// A renewal that fails or takes longer than ``renewalTimeLimit`` changes nothing.
     private mutating func readDefaultsOnRenewedConnection() async -> [RouteAction] {
         let server = self.server
