@@ -10,7 +10,7 @@ struct EventTests {
         try await withSandbox(kind) { server, client, _ in
             let events = client.events()
             let module = try await server.loadNullSink(name: "bt_headset", properties: bluetoothHeadset)
-            let sink = try #require(try await client.sink(named: "bt_headset"))
+            let sink = try await listedSink("bt_headset", by: client)
 
             let plugged = try await firstEvent("the sink's new event", in: events) {
                 $0 == .subscription(SubscriptionEvent(facility: .sink, kind: .new, index: sink.index))
@@ -31,7 +31,7 @@ struct EventTests {
             let first = client.events()
             let second = client.events()
             _ = try await server.loadNullSink(name: "speaker", properties: internalSpeaker)
-            let index = try #require(try await client.sink(named: "speaker")?.index)
+            let index = try await listedSink("speaker", by: client).index
             let expected = PulseEvent.subscription(SubscriptionEvent(facility: .sink, kind: .new, index: index))
             _ = try await firstEvent("the first stream's event", in: first) { $0 == expected }
             _ = try await firstEvent("the second stream's event", in: second) { $0 == expected }

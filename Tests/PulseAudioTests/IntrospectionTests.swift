@@ -28,6 +28,8 @@ struct IntrospectionTests {
         try await withSandbox(kind) { server, client, _ in
             _ = try await server.loadNullSink(name: "bt_headset", properties: bluetoothHeadset)
             _ = try await server.loadNullSink(name: "speaker", properties: internalSpeaker)
+            _ = try await listedSink("bt_headset", by: client)
+            _ = try await listedSink("speaker", by: client)
 
             let sinks = try await client.sinks()
             let headset = try #require(sinks.first { $0.name == "bt_headset" })

@@ -61,7 +61,7 @@ struct SubscriptionMaskTests {
         _ events: AsyncStream<PulseEvent>, _ server: SandboxServer, _ client: PulseClient
     ) async throws -> [SubscriptionEvent] {
         _ = try await server.loadNullSink(name: "marker", properties: internalSpeaker)
-        let marker = try #require(try await client.sink(named: "marker"))
+        let marker = try await listedSink("marker", by: client)
         return try await collectEvents("the events up to the marker", from: events) {
             $0 == SubscriptionEvent(facility: .sink, kind: .new, index: marker.index)
         }

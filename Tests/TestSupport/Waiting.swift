@@ -94,3 +94,12 @@ public func collectEvents(
         throw TimedOut(what: "\(what) (the event stream ended)")
     }
 }
+
+/// The sink named `name` once `client` lists it. pipewire-pulse answers `load-module` before
+/// every connection lists the new sink (its node is announced to each client's copy of the
+/// graph afterwards), so a lookup right after loading can find nothing.
+public func listedSink(_ name: String, by client: PulseClient, timeout: Duration = .seconds(15)) async throws -> SinkInfo {
+    try await waitUntil("\(name) listed", observer: client, timeout: timeout) { try await client.sink(named: name) != nil }
+    guard let sink = try await client.sink(named: name) else { throw TimedOut(what: "\(name) listed (it went again)") }
+    return sink
+}
