@@ -19,6 +19,11 @@ struct EngineLoop: Sendable {
 
     /// When to try reading the whole server again, after a read that failed.
     private var resyncDue: ContinuousClock.Instant?
+    /// When to read the defaults again on a renewed connection, after connecting to
+    /// pipewire-pulse (``defaultsRechecks``); empty on PulseAudio.
+    private var defaultsRecheckDue: [ContinuousClock.Instant] = []
+    /// The server is pipewire-pulse, whose connections can miss a change of the default.
+    private let rechecksDefaults: Bool
     /// Callers waiting for the machine to settle.
     private var tickets: [CommandTicket] = []
     /// The instants of the batch being handled, for ``SwitchTiming``.
@@ -32,8 +37,9 @@ struct EngineLoop: Sendable {
     private var isQueueOver = false
 
     init(core: ManagerCore, queue: InputQueue<EngineInput>, server: any AudioServer, timings: TimingRecorder,
-         executor: RouteExecutor, logger: Logger, tracker: DeviceTracker) {
+         executor: RouteExecutor, logger: Logger, tracker: DeviceTracker, rechecksDefaults: Bool) {
         self.core = core
+        self.rechecksDefaults = rechecksDefaults
         self.timings = timings
         self.queue = queue
         self.server = server
@@ -46,8 +52,9 @@ struct EngineLoop: Sendable {
     /// connection is shut down, or the task is cancelled.
     mutating func run(first actions: [RouteAction]) async {
         await perform(actions)
+        scheduleDefaultsRechecks()
         while !Task.isCancelled {
-            let deadline = [core.withShared { $0.machine.deadline }, resyncDue].compactMap { $0 }.min()
+            let deadline = ([core.withShared { $0.machine.deadline }, resyncDue].compactMap { $0 } + defaultsRecheckDue).min()
             let batch: [EngineInput]
             if !carried.isEmpty {
                 batch = carried
@@ -124,6 +131,7 @@ struct EngineLoop: Sendable {
         if !connectionStates.isEmpty {
             isConnected = false
             resyncDue = nil
+            defaultsRecheckDue = []
             for state in connectionStates {
                 actions += core.machine { $0.connectionChanged(to: state) }
             }
@@ -150,6 +158,11 @@ struct EngineLoop: Sendable {
             actions += answer
             tickets.append(ticket)
         }
+        if isConnected, let due = defaultsRecheckDue.first, due <= .now {
+            defaultsRecheckDue.removeFirst()
+            await perform(actions)
+            actions = await readDefaultsOnRenewedConnection()
+        }
         if isConnected, core.withShared({ $0.machine.isConfirmationOverdue(now: .now) }) {
             actions += core.machine { $0.confirmationRechecked() }
             await perform(actions)
@@ -166,7 +179,8 @@ struct EngineLoop: Sendable {
     }
 
     /// A switch's confirmation is late (its recheck) or overdue (before the machine judges
-    /// it): the connection is renewed and the defaults read on the new one. A pipewire-pulse
+    /// it), or a while has passed since connecting (``defaultsRechecks``): the connection is
+    /// renewed and the defaults read on the new one. A pipewire-pulse
     /// connection can miss a change of the default for good: PipeWire passes a change of
     /// WirePlumber's "default" metadata only to the client binding it while any bind waits for
     /// WirePlumber's answer (Docs/Reliability.md, "The PipeWire default that never reaches
@@ -193,6 +207,22 @@ struct EngineLoop: Sendable {
     /// How long a renewal may take before the machine judges the switch on what it has.
     static let renewalTimeLimit = Duration.seconds(1)
 
+    /// After connecting to pipewire-pulse (at start and after every reconnection), the
+    /// defaults are read again on a renewed connection this long after, once for each: a
+    /// change of the default that WirePlumber or a settings panel made while another client
+    /// connected is missed by every connection that was already there, and the moments after
+    /// connecting (a login: WirePlumber choosing defaults as devices appear, desktop clients
+    /// connecting, a Bluetooth headset reconnecting) are when that happens most. A renewal is
+    /// one more client's connection, so they are few.
+    static let defaultsRechecks: [Duration] = [.seconds(2), .seconds(10)]
+
+    /// Plans ``defaultsRechecks`` from now, on pipewire-pulse.
+    private mutating func scheduleDefaultsRechecks() {
+        guard rechecksDefaults else { return }
+        let now = ContinuousClock.now
+        defaultsRecheckDue = Self.defaultsRechecks.map { now + $0 }
+    }
+
     /// After (re)connecting: reads everything again and decides afresh. A read that fails
     /// with the connection up is tried again shortly; one that fails because the connection
     /// went waits for the next ready.
@@ -202,6 +232,7 @@ struct EngineLoop: Sendable {
             followers = Followers()  // a new connection's indexes are new
             resyncDue = nil
             isConnected = true
+            scheduleDefaultsRechecks()
             let tracker = self.tracker
             return core.machine {
                 $0.connectionRestored(devices: tracker.devices, defaultSink: tracker.defaultSinkName,

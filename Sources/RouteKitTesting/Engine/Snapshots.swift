@@ -2,6 +2,14 @@ import PulseAudio
 
 /// The engine's records as the value types `PulseClient` returns.
 extension SimulationState {
+    func serverInfo(_ options: SimulatedServer.Options) -> ServerInfo {
+        ServerInfo(serverName: options.serverName, serverVersion: options.serverVersion, userName: options.userName,
+                   hostName: options.hostName,
+                   defaultSinkName: defaultDevice.output.flatMap { devices.output[$0]?.name },
+                   defaultSourceName: defaultDevice.input.flatMap { devices.input[$0]?.name },
+                   cookie: cookie)
+    }
+
     func sinkInfo(_ device: DeviceRecord) -> SinkInfo {
         SinkInfo(index: device.index, name: device.name, description: device.properties["device.description"] ?? device.name,
                  driver: device.driver, ownerModule: device.module, card: device.card, isMuted: device.isMuted,

@@ -1,15 +1,19 @@
 import PulseAudio
+import Synchronization
 
 /// Reads, with `PulseClient`'s signatures: snapshots of the server's state now.
 extension SimulatedServer {
     /// The server's name, version and defaults.
     public func serverInfo() async throws -> ServerInfo {
-        try read("get server info") { state in
-            ServerInfo(serverName: options.serverName, serverVersion: options.serverVersion, userName: options.userName,
-                       hostName: options.hostName,
-                       defaultSinkName: state.defaultDevice.output.flatMap { state.devices.output[$0]?.name },
-                       defaultSourceName: state.defaultDevice.input.flatMap { state.devices.input[$0]?.name },
-                       cookie: state.cookie)
+        try Self.checkNotCancelled()
+        return try state.withLock { (server: inout State) throws(PulseError) -> ServerInfo in
+            try Self.checkConnected(server.connection, "get server info")
+            var info = server.simulation.serverInfo(options)
+            if let missed = server.missedDefaults {
+                info.defaultSinkName = missed.sinkName
+                info.defaultSourceName = missed.sourceName
+            }
+            return info
         }
     }
 

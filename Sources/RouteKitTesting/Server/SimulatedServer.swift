@@ -61,6 +61,15 @@ public final class SimulatedServer: VolumeControllingServer, Sendable {
         var connection = ConnectionState.ready
         var failures: [ScheduledFailure] = []
         var receivedCommands: [SimulatedCommand] = []
+        /// The defaults the connection's copy of the server kept when it missed a change
+        /// (``SimulatedServer/simulateMissedDefaultSink(_:)``); nil when it missed none.
+        var missedDefaults: MissedDefaults?
+    }
+
+    /// The default sink and source names a connection kept when it missed a change.
+    struct MissedDefaults: Sendable {
+        var sinkName: String?
+        var sourceName: String?
     }
 
     /// The server's options.
@@ -120,6 +129,8 @@ public final class SimulatedServer: VolumeControllingServer, Sendable {
         try state.withLock { (server: inout State) throws(Failure) -> Result in
             defer {
                 let events = server.simulation.takeEvents()
+                // The next change of a default reaches a connection that missed one.
+                if events.contains(where: { $0.facility == .server }) { server.missedDefaults = nil }
                 if server.connection == .ready {
                     hub.yield(events.map(PulseEvent.subscription))
                 }
