@@ -1,4 +1,5 @@
 import ArgumentParser
+import DBus
 import FoundationEssentials
 import Glibc
 import Logging
@@ -110,6 +111,8 @@ struct DaemonCommand: AsyncParsableCommand {
         // SIGPIPE would kill the daemon before it puts anything back. Failed writes are dropped
         // and counted instead.
         signal(SIGPIPE, SIG_IGN)
+        // A client's 64 MiB message, refused, must not leave the daemon larger for good.
+        LargeMessageMemory.returnLargeBlocksWhenFreed()
         let overrides = DaemonOverrides(preferences: prefer.isEmpty ? nil : try PreferenceArguments.parse(prefer),
                                         scope: settings.scope, match: try settings.properties())
         // Every line and log entry goes through one writer of its own: nothing waits for
