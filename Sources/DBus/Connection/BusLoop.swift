@@ -89,15 +89,17 @@ final class BusLoop: @unchecked Sendable {
     }
 
     /// Queues `job` for the connection's thread and wakes it. Returns false, without queueing,
-    /// when the connection is closing or has ended.
+    /// when the connection is closing or has ended. Only the first job of a batch wakes the
+    /// thread (it takes every queued job at once): a flood of answers costs one wake per
+    /// batch, not a system call and a turn of `poll(2)` each.
     @discardableResult
     func enqueue(_ job: @escaping Job) -> Bool {
-        let accepted = shared.withLock { shared -> Bool in
-            guard case .running = shared.phase else { return false }
+        let (accepted, first) = shared.withLock { shared -> (Bool, Bool) in
+            guard case .running = shared.phase else { return (false, false) }
             shared.jobs.append(job)
-            return true
+            return (true, shared.jobs.count == 1)
         }
-        if accepted { wake() }
+        if first { wake() }
         return accepted
     }
 
