@@ -1,6 +1,6 @@
 import CSystemdBus
+import ConcurrencySupport
 import Glibc
-import Synchronization
 
 /// Waits, without polling, for a bus's socket file to appear: after the session bus went away,
 /// the daemon sleeps until `dbus-daemon` creates its socket again, with no timer at all.
@@ -21,6 +21,9 @@ public enum SocketWatch {
     /// Returns once a file exists at `path`, saying whether it had to wait for it. Throws
     /// `CancellationError` when the task is cancelled first.
     public static func waitUntilPresent(_ path: String) async throws -> Outcome {
+        // Looked at before the watch is made (a file already there needs no inotify instance,
+        // of which a user has 128 in all), and again after (it may have come in between).
+        if access(path, F_OK) == 0 { return .alreadyPresent }
         guard let watch = SocketWatchThread(path: path) else { return .cannotWatch }
         if access(path, F_OK) == 0 { return .alreadyPresent }
         return try await withTaskCancellationHandler {
@@ -40,7 +43,7 @@ final class SocketWatchThread: Sendable {
     let path: String
     let inotify: Int32
     let wake: Int32
-    private let continuation = Mutex<CheckedContinuation<SocketWatch.Outcome, any Error>?>(nil)
+    private let continuation = LockedValue<CheckedContinuation<SocketWatch.Outcome, any Error>?>(nil)
 
     init?(path: String) {
         guard let slash = path.lastIndex(of: "/") else { return nil }
