@@ -160,8 +160,7 @@ struct EngineLoop: Sendable {
         }
         if isConnected, let due = defaultsRecheckDue.first, due <= .now {
             defaultsRecheckDue.removeFirst()
-            await perform(actions)
-            actions = await readDefaultsOnRenewedConnection()
+            await renewForDefaultsRecheck()
         }
         if isConnected, core.withShared({ $0.machine.isConfirmationOverdue(now: .now) }) {
             actions += core.machine { $0.confirmationRechecked() }
@@ -179,8 +178,7 @@ struct EngineLoop: Sendable {
     }
 
     /// A switch's confirmation is late (its recheck) or overdue (before the machine judges
-    /// it), or a while has passed since connecting (``defaultsRechecks``): the connection is
-    /// renewed and the defaults read on the new one. A pipewire-pulse
+    /// it): the connection is renewed and the defaults read on the new one. A pipewire-pulse
     /// connection can miss a change of the default for good: PipeWire passes a change of
     /// WirePlumber's "default" metadata only to the client binding it while any bind waits for
     /// WirePlumber's answer (Docs/Reliability.md, "The PipeWire default that never reaches
@@ -213,8 +211,20 @@ struct EngineLoop: Sendable {
     /// connected is missed by every connection that was already there, and the moments after
     /// connecting (a login: WirePlumber choosing defaults as devices appear, desktop clients
     /// connecting, a Bluetooth headset reconnecting) are when that happens most. A renewal is
-    /// one more client's connection, so they are few.
+    /// one more client's connection, so they are few (``renewForDefaultsRecheck()``).
     static let defaultsRechecks: [Duration] = [.seconds(2), .seconds(10)]
+
+    /// Renews the connection for a recheck of ``defaultsRechecks``. Nothing is read here: the
+    /// renewal's server change event comes through the queue after every event the old
+    /// connection delivered, and its lookup reads the defaults from the new connection in
+    /// order with the devices' events (a read made here could see a default the server moved
+    /// for a device whose removal the loop has not taken yet, and put back a device that is
+    /// gone). A renewal that fails or takes longer than ``renewalTimeLimit`` changes nothing.
+    private func renewForDefaultsRecheck() async {
+        let server = self.server
+        let renewed: Void? = await untilDeadline(.now + Self.renewalTimeLimit) { try await server.renewConnection() }
+        if renewed == nil { logger.debug("could not renew the server's connection to recheck its defaults") }
+    }
 
     /// Plans ``defaultsRechecks`` from now, on pipewire-pulse.
     private mutating func scheduleDefaultsRechecks() {
