@@ -36,7 +36,7 @@ let package = Package(
         .package(url: "https://github.com/LebJe/TOMLKit", exact: "0.6.0"),
     ],
     targets: [
-        // libpulse, as a system library: the only C library this package links. Its headers
+        // libpulse, as a system library (sd-bus is the other C library linked). Its headers
         // live in /usr/include (no pkgConfig: libpulse.pc's -pthread makes SwiftPM warn).
         .systemLibrary(
             name: "CPulseAudio",
@@ -48,10 +48,19 @@ let package = Package(
             name: "TextSupport",
             swiftSettings: strictSettings
         ),
+        // Locks ThreadSanitizer can see: Synchronization.Mutex plus its annotations, which
+        // CThreadSanitizerHooks calls only when ThreadSanitizer's runtime is linked.
+        .target(name: "CThreadSanitizerHooks"),
+        .target(
+            name: "ConcurrencySupport",
+            dependencies: ["CThreadSanitizerHooks"],
+            swiftSettings: strictSettings
+        ),
         // The only Swift module that imports libpulse. Every C callback lives here.
         .target(
             name: "PulseAudio",
             dependencies: [
+                "ConcurrencySupport",
                 "CPulseAudio",
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -62,6 +71,7 @@ let package = Package(
         .target(
             name: "ProcessRunner",
             dependencies: [
+                "ConcurrencySupport",
                 .product(name: "Subprocess", package: "swift-subprocess"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ],
@@ -72,6 +82,7 @@ let package = Package(
         .target(
             name: "RouteKit",
             dependencies: [
+                "ConcurrencySupport",
                 "PulseAudio",
                 "ProcessRunner",
                 .product(name: "Logging", package: "swift-log"),
@@ -90,6 +101,7 @@ let package = Package(
         .target(
             name: "DBus",
             dependencies: [
+                "ConcurrencySupport",
                 "CSystemdBus",
                 "TextSupport",
                 .product(name: "Logging", package: "swift-log"),
@@ -101,6 +113,7 @@ let package = Package(
         .target(
             name: "RouteKitDBus",
             dependencies: [
+                "ConcurrencySupport",
                 "DBus", "PulseAudio", "RouteKit", "TextSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -112,6 +125,7 @@ let package = Package(
         .target(
             name: "MediaControl",
             dependencies: [
+                "ConcurrencySupport",
                 "PulseAudio", "RouteKit",
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -122,6 +136,7 @@ let package = Package(
         .target(
             name: "ScreenLock",
             dependencies: [
+                "ConcurrencySupport",
                 "DBus",
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -141,6 +156,7 @@ let package = Package(
         .target(
             name: "MPRIS",
             dependencies: [
+                "ConcurrencySupport",
                 "DBus", "MediaControl", "RouteKit",
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -155,19 +171,20 @@ let package = Package(
         // A scriptable simulated server for users' tests: cards, ports and profiles.
         .target(
             name: "RouteKitTesting",
-            dependencies: ["RouteKit", "PulseAudio", "DumpReader"],
+            dependencies: ["ConcurrencySupport", "RouteKit", "PulseAudio", "DumpReader"],
             swiftSettings: strictSettings
         ),
         // Isolated PulseAudio and PipeWire servers with virtual devices, for tests and demos.
         .target(
             name: "SoundServerSandbox",
-            dependencies: ["ProcessRunner"],
+            dependencies: ["ConcurrencySupport", "ProcessRunner"],
             swiftSettings: strictSettings
         ),
         // `routectl`'s commands, as a library so that tests can run them.
         .target(
             name: "RouteCtlCommands",
             dependencies: [
+                "ConcurrencySupport",
                 "AudioContext",
                 "DBus",
                 "MediaControl",
@@ -271,18 +288,19 @@ let package = Package(
         // What the test targets share: waiting on events without sleeping, pacat streams.
         .target(
             name: "TestSupport",
-            dependencies: ["ProcessRunner", "PulseAudio", "SoundServerSandbox"],
+            dependencies: ["ConcurrencySupport", "ProcessRunner", "PulseAudio", "SoundServerSandbox"],
             path: "Tests/TestSupport",
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "PulseAudioTests",
-            dependencies: ["ProcessRunner", "PulseAudio", "SoundServerSandbox", "TestSupport"],
+            dependencies: ["ConcurrencySupport", "ProcessRunner", "PulseAudio", "SoundServerSandbox", "TestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "RouteKitTests",
             dependencies: [
+                "ConcurrencySupport",
                 "MediaControl", "RouteKit", "RouteKitTesting", "PulseAudio", "SoundServerSandbox", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -299,7 +317,7 @@ let package = Package(
         ),
         .testTarget(
             name: "RouteKitTestingTests",
-            dependencies: ["RouteKitTesting", "RouteKit", "DumpReader", "PulseAudio", "SoundServerSandbox", "TestSupport"],
+            dependencies: ["ConcurrencySupport", "RouteKitTesting", "RouteKit", "DumpReader", "PulseAudio", "SoundServerSandbox", "TestSupport"],
             swiftSettings: strictSettings
         ),
         // Silent mode and volume capture on both real servers and the simulated one; evdev records.
@@ -313,19 +331,20 @@ let package = Package(
         ),
         .testTarget(
             name: "SoundServerSandboxTests",
-            dependencies: ["SoundServerSandbox"],
+            dependencies: ["ConcurrencySupport", "SoundServerSandbox"],
             swiftSettings: strictSettings
         ),
         // The sd-bus wrapper against a private dbus-daemon: values, objects, signals, names, loss.
         .testTarget(
             name: "DBusTests",
-            dependencies: ["DBus", "TestSupport"],
+            dependencies: ["ConcurrencySupport", "DBus", "TestSupport"],
             swiftSettings: strictSettings
         ),
         // The screen lock monitor against python3-dbusmock's logind and screensaver on private buses.
         .testTarget(
             name: "ScreenLockTests",
             dependencies: [
+                "ConcurrencySupport",
                 "ScreenLock", "DBus", "ProcessRunner", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -340,13 +359,14 @@ let package = Package(
         // Media pausing's decisions, without a server.
         .testTarget(
             name: "MediaControlTests",
-            dependencies: ["MediaControl", "PulseAudio", "RouteKit"],
+            dependencies: ["ConcurrencySupport", "MediaControl", "PulseAudio", "RouteKit"],
             swiftSettings: strictSettings
         ),
         // MPRISPlayers' decisions, then against fake players (dbusmock) and mpv with playerctl.
         .testTarget(
             name: "MPRISTests",
             dependencies: [
+                "ConcurrencySupport",
                 "DBus", "MediaControl", "MPRIS", "ProcessRunner", "PulseAudio", "SoundServerSandbox", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -376,7 +396,7 @@ let package = Package(
         ),
         .testTarget(
             name: "RouteCtlTests",
-            dependencies: ["ProcessRunner", "RouteCtlCommands", "DBus", "MediaControl", "PulseAudio", "RouteKit", "RouteKitTesting",
+            dependencies: ["ConcurrencySupport", "ProcessRunner", "RouteCtlCommands", "DBus", "MediaControl", "PulseAudio", "RouteKit", "RouteKitTesting",
                            "SoundServerSandbox", "TestSupport"],
             swiftSettings: strictSettings
         ),

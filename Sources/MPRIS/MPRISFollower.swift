@@ -1,7 +1,7 @@
+import ConcurrencySupport
 import DBus
 import Logging
 import MediaControl
-import Synchronization
 
 /// The MPRIS players of a session bus, followed across the bus's restarts: an
 /// ``MPRISPlayers`` per connection, and when the bus goes away (its players then vanish),
@@ -17,8 +17,8 @@ public final class MPRISFollower: MediaPlayerControl {
     private let callTimeout: Duration
     private let report: @Sendable (String) -> Void
     /// The first connection's players, made by ``open(_:logger:callTimeout:report:)``, for ``run()``.
-    private let first: Mutex<(connection: BusConnection, players: MPRISPlayers)?>
-    private let current = Mutex<MPRISPlayers?>(nil)
+    private let first: LockedValue<(connection: BusConnection, players: MPRISPlayers)?>
+    private let current = LockedValue<MPRISPlayers?>(nil)
     private let broadcast = Broadcast<MediaPlayerEvent>()
 
     private init(address: BusAddress, logger: Logger, callTimeout: Duration, report: @escaping @Sendable (String) -> Void,
@@ -27,7 +27,7 @@ public final class MPRISFollower: MediaPlayerControl {
         self.logger = logger
         self.callTimeout = callTimeout
         self.report = report
-        self.first = Mutex(first)
+        self.first = LockedValue(first)
         current.withLock { $0 = first?.players }
     }
 

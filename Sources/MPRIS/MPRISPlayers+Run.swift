@@ -1,3 +1,4 @@
+import ConcurrencySupport
 import DBus
 import Logging
 import Synchronization

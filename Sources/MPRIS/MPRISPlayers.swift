@@ -1,7 +1,7 @@
+import ConcurrencySupport
 import DBus
 import Logging
 import MediaControl
-import Synchronization
 
 /// The MPRIS media players of a session bus, as a ``MediaPlayerControl``: every
 /// `org.mpris.MediaPlayer2.*` name, with its `PlaybackStatus`, `CanPause`, `CanPlay`,
@@ -41,7 +41,7 @@ public final class MPRISPlayers: MediaPlayerControl {
     let callTimeout: Duration
     let state: PlayersState
     let reader: PlayerReader
-    let subscriptions: Mutex<Subscriptions?>
+    let subscriptions: LockedValue<Subscriptions?>
 
     private init(connection: BusConnection, logger: Logger, callTimeout: Duration, state: PlayersState,
                  subscriptions: Subscriptions) {
@@ -50,7 +50,7 @@ public final class MPRISPlayers: MediaPlayerControl {
         self.logger = logger
         self.callTimeout = callTimeout
         self.reader = PlayerReader(connection: connection, timeout: callTimeout)
-        self.subscriptions = Mutex(subscriptions)
+        self.subscriptions = LockedValue(subscriptions)
     }
 
     /// Finds the players on `connection`'s bus and reads them, each within `callTimeout` (a

@@ -1,10 +1,10 @@
+import ConcurrencySupport
 import RouteKit
-import Synchronization
 
 /// Values sent to every subscriber, each getting every value in the order sent: how the
 /// guard, in-process players and the daemon's context hand out their events.
 package final class Broadcast<Element: Sendable>: Sendable {
-    private let subscribers = Mutex(SubscriberList<Element>())
+    private let subscribers = LockedValue(SubscriberList<Element>())
 
     /// No subscribers yet.
     package init() {}

@@ -1,6 +1,6 @@
+import ConcurrencySupport
 import Glibc
 import Subprocess
-import Synchronization
 import SystemPackage
 
 extension ChildProcess {
@@ -46,7 +46,7 @@ extension ChildProcess {
     ) async {
         /// What the launcher was told: nothing yet, the child, or that it was refused.
         enum Launch { case pending, started(ChildProcess), refused }
-        let launch = Mutex(Launch.pending)
+        let launch = LockedValue(Launch.pending)
         do {
             let status = try await streams.run(configuration) { processIdentifier, signaller, lineOutputs in
                 guard ProcessExit.available(for: processIdentifier) else {

@@ -1,6 +1,6 @@
+import ConcurrencySupport
 import Dispatch
 import Glibc
-import Synchronization
 import SystemPackage
 
 /// A process started by ``launch(_:environment:input:output:error:newProcessGroup:)``,
@@ -21,7 +21,7 @@ package final class ChildProcess: Sendable {
     /// The command line it was started with.
     package let commandLine: [String]
 
-    private let state: Mutex<State>
+    private let state: LockedValue<State>
 
     private struct State {
         /// Sends a signal (to the group, if asked) while the child has not exited; nil after.
@@ -41,7 +41,7 @@ package final class ChildProcess: Sendable {
     init(pid: Int32, commandLine: [String], signaller: @escaping Signaller, standardInput: FileDescriptor?) {
         self.pid = pid
         self.commandLine = commandLine
-        state = Mutex(State(signaller: signaller, standardInput: standardInput))
+        state = LockedValue(State(signaller: signaller, standardInput: standardInput))
     }
 
     /// Whether the child has not exited yet.

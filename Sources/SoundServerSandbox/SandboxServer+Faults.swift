@@ -1,3 +1,4 @@
+import ConcurrencySupport
 import Glibc
 import ProcessRunner
 import Synchronization

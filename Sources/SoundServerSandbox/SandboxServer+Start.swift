@@ -1,3 +1,4 @@
+import ConcurrencySupport
 import FoundationEssentials
 import Glibc
 import ProcessRunner

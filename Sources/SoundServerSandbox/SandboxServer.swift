@@ -1,7 +1,7 @@
+import ConcurrencySupport
 import FoundationEssentials
 import Glibc
 import ProcessRunner
-import Synchronization
 
 /// A private sound server for tests, benchmarks and demos: PulseAudio, or PipeWire with
 /// WirePlumber and pipewire-pulse, in a new temporary directory, with no sound hardware and
@@ -46,7 +46,7 @@ public final class SandboxServer: Sendable {
     /// The programs it runs.
     let tools: SandboxTools
 
-    let state = Mutex(State())
+    let state = LockedValue(State())
 
     struct State {
         /// The processes started and not yet reaped by ``crash()`` or ``stop()``, in start order.

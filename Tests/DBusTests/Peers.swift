@@ -1,6 +1,6 @@
+import ConcurrencySupport
 import DBus
 import Glibc
-import Synchronization
 import TestSupport
 import Testing
 
@@ -42,7 +42,7 @@ enum EchoInterface {
 
 /// What the serving side saw, for tests that check a call never reached it.
 final class ServedCalls: Sendable {
-    private let members = Mutex<[String]>([])
+    private let members = LockedValue<[String]>([])
     func record(_ member: String) { members.withLock { $0.append(member) } }
     var all: [String] { members.withLock { $0 } }
 }

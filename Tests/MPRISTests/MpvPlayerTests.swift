@@ -1,3 +1,4 @@
+import ConcurrencySupport
 import DBus
 import Foundation
 import Glibc
@@ -6,7 +7,6 @@ import MPRIS
 import ProcessRunner
 import PulseAudio
 import SoundServerSandbox
-import Synchronization
 import TestSupport
 import Testing
 
@@ -80,7 +80,7 @@ private func waitForStream(of mpv: Mpv, observer: PulseClient,
 
 /// The stream a wait found.
 private final class FoundStream: Sendable {
-    private let stream = Mutex<SinkInputInfo?>(nil)
+    private let stream = LockedValue<SinkInputInfo?>(nil)
     func set(_ value: SinkInputInfo) { stream.withLock { $0 = value } }
     var value: SinkInputInfo? { stream.withLock { $0 } }
 }

@@ -1,5 +1,5 @@
+import ConcurrencySupport
 @testable import MediaControl
-import Synchronization
 import Testing
 
 /// Pause and Play reach each player in the order decided, even when a command is slow to go.
@@ -7,7 +7,7 @@ import Testing
 struct PlayerCommandLanesTests {
     /// A player source whose Pause waits until let go; it records what each player received.
     final class SlowPauses: MediaPlayerControl {
-        let received = Mutex<[String]>([])
+        let received = LockedValue<[String]>([])
         let (pauseGate, letPausesGo) = AsyncStream.makeStream(of: Void.self)
         func players() async -> [MediaPlayer] { [] }
         func events() -> AsyncStream<MediaPlayerEvent> { AsyncStream { $0.finish() } }

@@ -1,5 +1,5 @@
+import ConcurrencySupport
 @testable import PulseAudio
-import Synchronization
 import Testing
 
 /// The order in which one event reaches its observers: handlers (the route engine's loop)
@@ -9,7 +9,7 @@ struct EventBroadcasterOrderTests {
     @Test("handlers hear an event before any stream is fed, each group in registration order")
     func handlersFirst() {
         let broadcaster = EventBroadcaster()
-        let heard = Mutex<[String]>([])
+        let heard = LockedValue<[String]>([])
         var observations: [EventObservation] = []
         // Streams and handlers registered interleaved, a stream first: registration order
         // alone must not decide, and neither may a dictionary's.

@@ -1,7 +1,7 @@
+import ConcurrencySupport
 import Foundation
 import Glibc
 import ProcessRunner
-import Synchronization
 
 /// A test waited longer than it should have: something hung. Says what it waited for and
 /// what the process had written by then.
@@ -50,7 +50,7 @@ final class LineLog: Sendable {
         }
     }
 
-    private let state = Mutex(State())
+    private let state = LockedValue(State())
 
     /// The next lines that match each of `predicates`, in whatever order they come (lines
     /// two tasks of the process write, such as a route change and the report of what caused

@@ -1,10 +1,10 @@
+import ConcurrencySupport
 import Foundation
 import Logging
 import PulseAudio
 import RouteKit
 import RouteKitTesting
 import SoundServerSandbox
-import Synchronization
 import TestSupport
 import Testing
 
@@ -376,7 +376,7 @@ private struct RestoreRig: Sendable {
 
     /// Waits until `stream` plays to the sink `name`; on a timeout, says where it was.
     func waitForStream(of stream: StreamProcess, on name: String) async throws {
-        let last = Mutex<String?>(nil)
+        let last = LockedValue<String?>(nil)
         do {
             try await waitUntil("the stream of pacat \(stream.processID) on \(name)", observer: observer) {
                 let current = try await self.sinkName(of: stream)

@@ -1,8 +1,8 @@
+import ConcurrencySupport
 import DBus
 import Foundation
 import Glibc
 import ProcessRunner
-import Synchronization
 import TestSupport
 
 /// A python3-dbusmock service on a private bus, started from a template (a stock one by name,
@@ -10,11 +10,11 @@ import TestSupport
 final class DBusMock: Sendable {
     /// The bus name it owns.
     let busName: String
-    private let process: Mutex<ChildProcess?>
+    private let process: LockedValue<ChildProcess?>
 
     private init(busName: String, process: ChildProcess) {
         self.busName = busName
-        self.process = Mutex(process)
+        self.process = LockedValue(process)
     }
 
     /// Starts `template` on `bus`, as the system bus (DBUS_SYSTEM_BUS_ADDRESS) or the session

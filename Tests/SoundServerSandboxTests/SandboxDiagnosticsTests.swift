@@ -1,5 +1,5 @@
+import ConcurrencySupport
 import Foundation
-import Synchronization
 @testable import SoundServerSandbox
 import Testing
 
@@ -10,7 +10,7 @@ import Testing
         struct Failed: Error, CustomStringConvertible {
             var description: String { "timed out waiting for the default (the long-lived connection saw none)" }
         }
-        let directory = Mutex<String?>(nil)
+        let directory = LockedValue<String?>(nil)
         await #expect(throws: Failed.self) {
             try await SandboxServer.withServer(kind) { server in
                 directory.withLock { $0 = server.directory }
@@ -58,7 +58,7 @@ import Testing
     }
 
     @Test func aPassingBodyKeepsNothing() async throws {
-        let directory = Mutex<String?>(nil)
+        let directory = LockedValue<String?>(nil)
         try await SandboxServer.withServer(.pulseaudio) { server in
             directory.withLock { $0 = server.directory }
         }

@@ -1,8 +1,8 @@
+import ConcurrencySupport
 import Foundation
 import Glibc
 import ProcessRunner
 import SoundServerSandbox
-import Synchronization
 
 /// mpv playing a 440 Hz tone to the sandbox's server, with the system's mpv-mpris script,
 /// on the private bus; its messages (warnings and errors) kept for a failure's message.
@@ -79,7 +79,7 @@ public func playerctl(_ arguments: [String], bus: PrivateSessionBus) async throw
 
 /// The lines a child has printed, for its failure message.
 public final class OutputLines: Sendable {
-    private let lines = Mutex<[String]>([])
+    private let lines = LockedValue<[String]>([])
     /// No lines yet.
     public init() {}
     /// Keeps `line`.

@@ -1,7 +1,7 @@
+import ConcurrencySupport
 import Foundation
 import Glibc
 import ProcessRunner
-import Synchronization
 
 /// A private D-Bus session bus for one test: `dbus-daemon` with a configuration of its own in
 /// a temporary directory — no activation of what is installed on the machine (callaudiod
@@ -16,7 +16,7 @@ import Synchronization
 public final class PrivateSessionBus: Sendable {
     /// The folder holding the configuration and the socket.
     public let directory: String
-    private let daemon = Mutex<ChildProcess?>(nil)
+    private let daemon = LockedValue<ChildProcess?>(nil)
 
     /// The bus's address, for `DBUS_SESSION_BUS_ADDRESS`.
     public var address: String { "unix:path=\(directory)/bus" }

@@ -1,7 +1,7 @@
 import CSystemdBus
+import ConcurrencySupport
 import Glibc
 import Logging
-import Synchronization
 
 /// One sd-bus connection and the one thread that owns it.
 ///
@@ -35,7 +35,7 @@ final class BusLoop: @unchecked Sendable {
     let logger: Logger
     /// Fires when the thread has ended.
     let ended = EndSignal()
-    private let shared = Mutex(Shared())
+    private let shared = LockedValue(Shared())
     private let wakeDescriptor: Int32
 
     // Confined to the connection's thread.

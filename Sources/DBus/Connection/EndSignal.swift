@@ -1,4 +1,4 @@
-import Synchronization
+import ConcurrencySupport
 
 /// How a connection ended: closed by its owner, or lost.
 public enum BusDisconnection: Hashable, Sendable, CustomStringConvertible {
@@ -25,7 +25,7 @@ final class EndSignal: Sendable {
         var cancelled: Set<Int> = []
     }
 
-    private let state = Mutex(State())
+    private let state = LockedValue(State())
 
     /// Whether it has fired.
     var hasFired: Bool { state.withLock { $0.outcome != nil } }

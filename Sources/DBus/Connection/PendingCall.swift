@@ -1,4 +1,4 @@
-import Synchronization
+import ConcurrencySupport
 
 /// One outgoing call, from the moment it is queued until its caller has been resumed exactly
 /// once: with the reply, with an error (the peer's, a timeout, the connection's end), or with
@@ -15,7 +15,7 @@ final class PendingCall: Sendable {
 
     /// What was asked, for error messages: `org.freedesktop.DBus.GetNameOwner`.
     let label: String
-    private let state = Mutex(State.waiting(nil))
+    private let state = LockedValue(State.waiting(nil))
 
     init(label: String) {
         self.label = label

@@ -1,5 +1,5 @@
 import CSystemdBus
-import Synchronization
+import ConcurrencySupport
 
 /// A call to a method of an exported object, waiting for its answer.
 ///
@@ -23,7 +23,7 @@ public final class BusMethodCall: Sendable {
     private let loop: BusLoop
     /// The limit this call was counted against until answered, if any.
     private let counted: CallsInFlightLimit?
-    private let answered = Mutex(false)
+    private let answered = LockedValue(false)
 
     init(member: String, arguments: [BusValue], sender: String?, path: String, interface: String,
          heldCall: UInt64?, loop: BusLoop, counted: CallsInFlightLimit? = nil) {

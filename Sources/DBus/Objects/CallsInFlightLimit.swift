@@ -1,4 +1,4 @@
-import Synchronization
+import ConcurrencySupport
 
 /// A bound on the calls each client (sender) may have waiting for their answer at once, over
 /// the exported objects that share it. A call past it is refused on the connection's thread
@@ -34,13 +34,13 @@ public final class CallsInFlightLimit: Sendable {
     public let perSender: Int
     /// The D-Bus error a call past the limit is answered with.
     public let errorName: String
-    private let counts: Mutex<Counts>
+    private let counts: LockedValue<Counts>
 
     /// A limit of `perSender` calls waiting per sender, refused with `errorName`.
     public init(perSender: Int, errorName: String) {
         self.perSender = perSender
         self.errorName = errorName
-        self.counts = Mutex(Counts(limit: perSender))
+        self.counts = LockedValue(Counts(limit: perSender))
     }
 
     /// The message a refused call is answered with.

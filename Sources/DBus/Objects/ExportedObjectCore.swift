@@ -1,4 +1,4 @@
-import Synchronization
+import ConcurrencySupport
 
 /// What sd-bus's callbacks reach an exported object through: its properties' values, its
 /// stream of incoming calls, and the vtable sd-bus reads. Retained for sd-bus from
@@ -10,7 +10,7 @@ final class ExportedObjectCore: Sendable {
     let vtable: VTable
     /// The bound on each client's calls waiting for their answer, if any.
     let callsInFlight: CallsInFlightLimit?
-    private let properties: Mutex<[String: BusValue]>
+    private let properties: LockedValue<[String: BusValue]>
     private let calls: AsyncStream<BusMethodCall>.Continuation
 
     init(path: String, interface: BusInterface, properties: [String: BusValue], loop: BusLoop,
@@ -20,7 +20,7 @@ final class ExportedObjectCore: Sendable {
         self.interface = interface
         self.loop = loop
         self.vtable = VTable(interface)
-        self.properties = Mutex(properties)
+        self.properties = LockedValue(properties)
         self.calls = calls
     }
 

@@ -1,6 +1,6 @@
+import ConcurrencySupport
 import MediaControl
 import RouteKit
-import Synchronization
 
 /// The one owner of ``MPRISPlayers``' state: the table and the event subscribers, behind one
 /// lock, so that a change and its announcement are one step. A snapshot taken at any moment
@@ -13,7 +13,7 @@ final class PlayersState: Sendable {
         var ended = false
     }
 
-    private let core = Mutex(Core())
+    private let core = LockedValue(Core())
 
     /// Applies `input`: emits its events to every subscriber, and returns the rest of its
     /// actions (reads and log lines) for the caller to perform.

@@ -1,7 +1,7 @@
+import ConcurrencySupport
 import Logging
 import PulseAudio
 import RouteKit
-import Synchronization
 
 /// Pauses media when the private output it plays on goes away, resumes what it paused when a
 /// private output is back, and holds media while call audio is on.
@@ -15,13 +15,13 @@ public final class MediaGuard: Sendable {
     private let manager: AudioDeviceManager
     private let sources: [any MediaPlayerControl]
     private let logger: Logger
-    private let inputs = Mutex<InputQueue<MediaInput>?>(nil)
-    private let shared: Mutex<Shared>
+    private let inputs = LockedValue<InputQueue<MediaInput>?>(nil)
+    private let shared: LockedValue<Shared>
 
     private let broadcast = Broadcast<MediaEvent>()
     /// The sinks a stream plays on, as the machine last knew them: the server follower reads
     /// their changes at once (``ServerReading``). Written by ``run()``'s loop only.
-    let playingSinks = Mutex<Set<UInt32>>([])
+    let playingSinks = LockedValue<Set<UInt32>>([])
 
     private struct Shared {
         var settings: MediaSettings
@@ -38,7 +38,7 @@ public final class MediaGuard: Sendable {
         self.manager = manager
         self.sources = players
         self.logger = logger
-        self.shared = Mutex(Shared(settings: settings, callStreams: callStreams))
+        self.shared = LockedValue(Shared(settings: settings, callStreams: callStreams))
     }
 
     /// The settings in force.

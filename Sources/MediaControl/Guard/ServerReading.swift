@@ -1,5 +1,5 @@
+import ConcurrencySupport
 import PulseAudio
-import Synchronization
 
 /// When the media guard reads what a server event announces: a pure rule, so that the guard
 /// stays out of the way of a route switch without missing what mutes must follow.
@@ -37,7 +37,7 @@ enum ServerReading: Equatable, Sendable {
 /// it, so that a burst of changes (a volume slider dragged) costs one read. ``add(_:place:)``
 /// says when a batch opens and a task must be started to read it after the delay.
 final class QuietReads: Sendable {
-    private let pending = Mutex<[ReadingOrder.Key: (change: SubscriptionEvent, place: UInt64)]>([:])
+    private let pending = LockedValue<[ReadingOrder.Key: (change: SubscriptionEvent, place: UInt64)]>([:])
 
     /// Adds the read of `change`, announced at `place`; true when it opens a batch (nothing
     /// was waiting), so that the caller schedules ``take()``.

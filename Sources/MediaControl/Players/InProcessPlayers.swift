@@ -1,5 +1,5 @@
+import ConcurrencySupport
 import Glibc
-import Synchronization
 
 /// Players of this process that media pausing pauses and resumes as it does MPRIS players:
 /// an application that plays without MPRIS registers its player here and keeps its status
@@ -31,7 +31,7 @@ public final class InProcessPlayers: MediaPlayerControl {
         var players: [String: (player: MediaPlayer, commands: Commands)] = [:]
     }
 
-    private let state = Mutex(State())
+    private let state = LockedValue(State())
     private let broadcast = Broadcast<MediaPlayerEvent>()
 
     /// No players yet.

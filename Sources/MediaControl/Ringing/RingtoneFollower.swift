@@ -1,3 +1,4 @@
+import ConcurrencySupport
 import Logging
 import PulseAudio
 import RouteKit
@@ -14,8 +15,8 @@ public final class RingtoneFollower: Sendable {
     private let server: any RingingServer
     private let manager: AudioDeviceManager
     private let logger: Logger
-    private let inputs = Mutex<InputQueue<RingtoneInput>?>(nil)
-    private let shared: Mutex<(settings: RingingSettings, isSilent: Bool)>
+    private let inputs = LockedValue<InputQueue<RingtoneInput>?>(nil)
+    private let shared: LockedValue<(settings: RingingSettings, isSilent: Bool)>
     /// Whether the server's streams are read: while a call rings, or streams are out. Written by ``run()``'s loop.
     private let following = Atomic<Bool>(false)
     private let broadcast = Broadcast<RingtoneEvent>()
@@ -26,7 +27,7 @@ public final class RingtoneFollower: Sendable {
         self.server = server
         self.manager = manager
         self.logger = logger
-        shared = Mutex((settings, false))
+        shared = LockedValue((settings, false))
     }
 
     /// The settings in force.

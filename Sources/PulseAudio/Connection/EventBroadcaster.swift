@@ -1,4 +1,4 @@
-import Synchronization
+import ConcurrencySupport
 
 /// Hands every event to every live observer: ``PulseClient/events()`` streams and
 /// ``PulseClient/observeEvents(_:)`` handlers. Streams buffer without bound, so a slow consumer
@@ -35,7 +35,7 @@ package final class EventBroadcaster: Sendable {
         }
     }
 
-    private let observers = Mutex(Observers())
+    private let observers = LockedValue(Observers())
 
     /// A broadcaster with no observers yet.
     package init() {}
@@ -106,10 +106,10 @@ package final class EventBroadcaster: Sendable {
 /// An event handler's registration (``PulseClient/observeEvents(_:)``): the handler is called
 /// until ``cancel()``, or until the observation is released.
 public final class EventObservation: Sendable {
-    private let cancellation: Mutex<(@Sendable () -> Void)?>
+    private let cancellation: LockedValue<(@Sendable () -> Void)?>
 
     package init(_ cancel: @escaping @Sendable () -> Void) {
-        cancellation = Mutex(cancel)
+        cancellation = LockedValue(cancel)
     }
 
     deinit { cancel() }

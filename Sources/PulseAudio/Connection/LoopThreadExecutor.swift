@@ -1,6 +1,6 @@
 import CPulseAudio
+import ConcurrencySupport
 import Glibc
-import Synchronization
 
 /// A task executor that runs jobs on libpulse's event thread, between libpulse's callbacks.
 ///
@@ -16,7 +16,7 @@ import Synchronization
 ///
 /// `@unchecked Sendable`: `ioEvent` is written once before the loop starts and read again
 /// only in ``loopStopped(api:)``, after the loop's thread has ended; `wakeDescriptor` never
-/// changes; everything else is in a `Mutex`.
+/// changes; everything else is in a `LockedValue`.
 ///
 /// Internal: clients see it only as ``PulseClient/loopExecutor``, `any TaskExecutor`.
 final class LoopThreadExecutor: TaskExecutor, @unchecked Sendable {
@@ -27,7 +27,7 @@ final class LoopThreadExecutor: TaskExecutor, @unchecked Sendable {
         var isStopped = false
     }
 
-    private let queue = Mutex(Queue())
+    private let queue = LockedValue(Queue())
     private let wakeDescriptor: Int32
     private var ioEvent: OpaquePointer?
 

@@ -1,4 +1,5 @@
 import AudioContext
+import ConcurrencySupport
 import DBus
 import Logging
 import MediaControl
@@ -8,7 +9,6 @@ import RouteKit
 import RouteKitDBus
 import ScreenLock
 import ServiceLifecycle
-import Synchronization
 
 /// What `routectl daemon` runs beside routing: media pausing (``MediaGuard``), silent mode,
 /// the screen lock and volume-button capture, as one service whose state the D-Bus API
@@ -30,7 +30,7 @@ final class DaemonContext: ContextControl, Service {
     private let write: @Sendable (String) -> Void
     private let captureCommands: AsyncStream<VolumeCaptureCommand>
     private let captureCommand: AsyncStream<VolumeCaptureCommand>.Continuation
-    private let shared = Mutex(Shared())
+    private let shared = LockedValue(Shared())
 
     private let broadcast = Broadcast<ContextNotice>()
 

@@ -1,5 +1,5 @@
+import ConcurrencySupport
 import PulseAudio
-import Synchronization
 
 /// One input of the engine's loop.
 enum EngineInput: Sendable {
@@ -43,7 +43,7 @@ final class CommandTicket: Sendable {
         var report = Report()
     }
 
-    private let state = Mutex(State())
+    private let state = LockedValue(State())
 
     init() {}
 
@@ -94,7 +94,7 @@ final class OneShotSignal: Sendable {
         var waiters: [Int: CheckedContinuation<Void, Never>] = [:]
     }
 
-    private let state = Mutex(State())
+    private let state = LockedValue(State())
 
     init() {}
 
@@ -138,7 +138,7 @@ final class OneShotResult: Sendable {
         case done((any Error)?)
     }
 
-    private let state = Mutex(State.pending([]))
+    private let state = LockedValue(State.pending([]))
 
     init() {}
 

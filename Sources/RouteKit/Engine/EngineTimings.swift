@@ -1,4 +1,4 @@
-import Synchronization
+import ConcurrencySupport
 
 /// Where the time of one event-driven switch went, hop by hop, as the engine measured it on
 /// its own clock: for benchmarks (`route-benchmarks` prints them) and diagnostics. Only
@@ -22,7 +22,7 @@ package struct SwitchTiming: Sendable, Hashable {
 /// The engine's record of ``SwitchTiming``s, bounded.
 final class TimingRecorder: Sendable {
     static let capacity = 1024
-    private let kept = Mutex<[SwitchTiming]>([])
+    private let kept = LockedValue<[SwitchTiming]>([])
 
     init() {}
 

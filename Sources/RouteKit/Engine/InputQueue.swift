@@ -1,4 +1,4 @@
-import Synchronization
+import ConcurrencySupport
 
 /// One queue of inputs for a loop (the engine's, media pausing's): events and commands, in the order
 /// they arrived, handed to the loop a batch at a time.
@@ -15,7 +15,7 @@ package final class InputQueue<Element: Sendable>: Sendable {
         var isFinished = false
     }
 
-    private let state = Mutex(State())
+    private let state = LockedValue(State())
 
     /// An empty queue.
     package init() {}

@@ -1,4 +1,4 @@
-import Synchronization
+import ConcurrencySupport
 
 /// Lets one lifecycle transition (start or stop) run at a time, in the order they were asked
 /// for: concurrent ``AudioDeviceManager/start()`` and ``AudioDeviceManager/stop()`` calls wait
@@ -9,7 +9,7 @@ final class LifecycleGate: Sendable {
         var waiters: [CheckedContinuation<Void, Never>] = []
     }
 
-    private let state = Mutex(State())
+    private let state = LockedValue(State())
 
     init() {}
 

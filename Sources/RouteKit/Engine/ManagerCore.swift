@@ -1,4 +1,4 @@
-import Synchronization
+import ConcurrencySupport
 
 /// The state an ``AudioDeviceManager`` shares between its loop and its callers: the machine,
 /// the subscribers, and the loop's queue while it runs. One lock, held only to read or to
@@ -20,12 +20,12 @@ final class ManagerCore: Sendable {
         var restoresOnStop = true
     }
 
-    private let shared: Mutex<Shared>
+    private let shared: LockedValue<Shared>
     /// How many events a subscriber may fall behind by before the oldest are dropped.
     static let subscriberBuffer = 1024
 
     init(machine: RouteMachine) {
-        shared = Mutex(Shared(machine: machine))
+        shared = LockedValue(Shared(machine: machine))
     }
 
     /// Reads or changes the shared state, under the lock.

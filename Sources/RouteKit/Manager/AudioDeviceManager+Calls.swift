@@ -1,3 +1,4 @@
+import ConcurrencySupport
 import Synchronization
 
 /// Calls: sessions with ids (``CallSession``), the call list, the speaker toggle and the
@@ -155,7 +156,7 @@ public final class CallHandle: Sendable {
     /// The call's id.
     public let id: CallSession.ID
     private let manager: AudioDeviceManager
-    private let ended = Mutex(false)
+    private let ended = LockedValue(false)
 
     init(manager: AudioDeviceManager, id: CallSession.ID) {
         self.manager = manager

@@ -1,9 +1,10 @@
+import ConcurrencySupport
 import Synchronization
 
 /// What clients hold through the D-Bus API besides their calls (which the engine keeps by
 /// origin): volume capture, on while any client holds it. One lock, held only to change the set.
 final class ClientHolds: Sendable {
-    private let captureHolders = Mutex<Set<String>>([])
+    private let captureHolders = LockedValue<Set<String>>([])
     private let callNumbers = Atomic<Int>(0)
 
     init() {}

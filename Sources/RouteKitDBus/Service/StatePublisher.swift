@@ -1,6 +1,6 @@
+import ConcurrencySupport
 import DBus
 import RouteKit
-import Synchronization
 
 /// Keeps the exported objects' properties current and sends RouteKit1's signals: from the
 /// engine's events, from the microphone's changes, and after each call that changed something.
@@ -11,7 +11,7 @@ final class StatePublisher: Sendable {
     var manager: AudioDeviceManager { driver.manager }
     /// Reading the state and storing it happen under this lock, so that of two publishers
     /// (the event loop and a call), the one that stores last stores the newer state.
-    private let order = Mutex(())
+    private let order = LockedValue(())
 
     init(routeKit: ExportedObject?, callAudio: ExportedObject?, driver: EngineDriver) {
         self.routeKit = routeKit

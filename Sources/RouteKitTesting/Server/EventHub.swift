@@ -1,5 +1,5 @@
+import ConcurrencySupport
 import PulseAudio
-import Synchronization
 
 /// Hands every event to every live ``SimulatedServer/events()`` stream through the same
 /// broadcaster `PulseClient` uses, and keeps copies for ``SimulatedServer/subscriptionEvents(during:)``.
@@ -10,7 +10,7 @@ final class EventHub: Sendable {
     }
 
     private let broadcaster = EventBroadcaster()
-    private let recordings = Mutex(Recordings())
+    private let recordings = LockedValue(Recordings())
 
     func makeStream() -> AsyncStream<PulseEvent> {
         broadcaster.makeStream()

@@ -1,3 +1,4 @@
+import ConcurrencySupport
 import DumpReader
 import PulseAudio
 import RouteKit

@@ -1,6 +1,6 @@
+import ConcurrencySupport
 import PulseAudio
 import RouteKit
-import Synchronization
 
 /// A sound server in memory that behaves like PulseAudio 16, for tests: an ``AudioServer``
 /// with cards, profiles, ports and their availability, Bluetooth profile switches, jacks
@@ -74,7 +74,7 @@ public final class SimulatedServer: VolumeControllingServer, Sendable {
 
     /// The server's options.
     public let options: Options
-    let state: Mutex<State>
+    let state: LockedValue<State>
     let hub = EventHub()
 
     /// The cookie of a fresh server; each restart adds one.
@@ -92,7 +92,7 @@ public final class SimulatedServer: VolumeControllingServer, Sendable {
         // Module 0 serves the clients, as module-native-protocol-unix does on a real server.
         _ = simulation.addModule(name: "module-native-protocol-unix", argument: "")
         _ = simulation.takeEvents()
-        state = Mutex(State(simulation: simulation))
+        state = LockedValue(State(simulation: simulation))
     }
 
     /// A server released without ``shutdown()`` shuts down, so that no event stream waits forever.

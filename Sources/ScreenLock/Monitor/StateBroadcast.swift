@@ -1,4 +1,4 @@
-import Synchronization
+import ConcurrencySupport
 
 /// The monitor's published state and who listens for its changes. Written only by the
 /// monitor's `run()`; read from anywhere.
@@ -10,7 +10,7 @@ final class StateBroadcast: Sendable {
         var finished = false
     }
 
-    private let shared = Mutex(Shared())
+    private let shared = LockedValue(Shared())
 
     /// The state last published.
     var state: ScreenLockState { shared.withLock { $0.state } }

@@ -1,8 +1,8 @@
+import ConcurrencySupport
 import DBus
 import Logging
 import MediaControl
 import MPRIS
-import Synchronization
 import TestSupport
 
 /// The first event of `events` that matches, with a time limit that guards against hangs.
@@ -73,7 +73,7 @@ func withPlayers<Result: Sendable>(
 
 /// Log lines of warning and above, kept for a test to read.
 final class RecordedLog: Sendable {
-    private let lines = Mutex<[String]>([])
+    private let lines = LockedValue<[String]>([])
 
     /// A logger that records here (and prints nothing).
     var logger: Logger {

@@ -1,8 +1,8 @@
+import ConcurrencySupport
 import TestSupport
 import Foundation
 import PulseAudio
 import SoundServerSandbox
-import Synchronization
 import Testing
 
 /// The scenarios on a real PulseAudio in a sandbox, driven through one `PulseClient` (so that
@@ -10,8 +10,8 @@ import Testing
 final class RealScenarioServer: ScenarioServer {
     let sandbox: SandboxServer
     let client: PulseClient
-    private let modules = Mutex<[String: UInt32]>([:])
-    private let streams = Mutex<[Int: StreamProcess]>([:])
+    private let modules = LockedValue<[String: UInt32]>([:])
+    private let streams = LockedValue<[Int: StreamProcess]>([:])
 
     init(sandbox: SandboxServer, client: PulseClient) {
         self.sandbox = sandbox

@@ -1,12 +1,12 @@
+import ConcurrencySupport
 import PulseAudio
 import RouteKitTesting
-import Synchronization
 import Testing
 
 /// The scenarios on a ``SimulatedServer``.
 final class SimulatedScenarioServer: ScenarioServer {
     let server = SimulatedServer()
-    private let streams = Mutex<[Int: UInt32]>([:])
+    private let streams = LockedValue<[Int: UInt32]>([:])
 
     func events() -> AsyncStream<PulseEvent> { server.events() }
 

@@ -1,3 +1,4 @@
+import ConcurrencySupport
 import Foundation
 import Logging
 import PulseAudio
@@ -223,7 +224,7 @@ final class LiveManagerRig: Sendable {
     let observer: PulseClient
     let manager: AudioDeviceManager
     let recorder: RouteEventRecorder
-    private let modules = Mutex<[String: [UInt32]]>([:])
+    private let modules = LockedValue<[String: [UInt32]]>([:])
     private let markers = Atomic<Int>(0)
 
     var kind: SoundServerKind { server.kind }

@@ -1,7 +1,7 @@
+import ConcurrencySupport
 import PulseAudio
 import RouteKit
 import SoundServerSandbox
-import Synchronization
 import TestSupport
 import Testing
 
@@ -143,7 +143,7 @@ final class Trap: Sendable {
             return action
         }
     }
-    private let state = Mutex(State())
+    private let state = LockedValue(State())
 
     init(sink: String, moment: ManagerVerifiedRouteTests.Moment) {
         self.sink = sink

@@ -1,11 +1,11 @@
+import ConcurrencySupport
 import PulseAudio
-import Synchronization
 import TestSupport
 
 /// Every mute state a stream was seen in, as a second connection reads it after each of its
 /// stream events: whether RouteKit muted it at any moment, however briefly it held.
 final class MuteWatch: Sendable {
-    private let seen = Mutex<[Bool]>([])
+    private let seen = LockedValue<[Bool]>([])
 
     /// The states seen so far, in order.
     var states: [Bool] { seen.withLock { $0 } }

@@ -1,7 +1,7 @@
+import ConcurrencySupport
 import PulseAudio
 import RouteKit
 import RouteKitTesting
-import Synchronization
 import TestSupport
 import Testing
 
@@ -53,7 +53,7 @@ struct MissedDefaultAfterConnectingTests {
 /// A ``SimulatedServer`` that counts the renewals of its connection.
 final class RenewalCountingServer: ForwardingServer, Sendable {
     let base: SimulatedServer
-    private let count = Mutex(0)
+    private let count = LockedValue(0)
 
     init(_ base: SimulatedServer) { self.base = base }
 

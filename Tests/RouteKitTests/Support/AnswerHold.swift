@@ -1,4 +1,4 @@
-import Synchronization
+import ConcurrencySupport
 import TestSupport
 
 /// Holds back the answers of one kind of request until the test lets them go, and records
@@ -11,7 +11,7 @@ final class AnswerHold: Sendable {
         var asked: RecordedEvents<String>?
     }
 
-    private let state = Mutex(State())
+    private let state = LockedValue(State())
 
     /// Holds answers from now on; returns what is asked meanwhile (``record(_:)``, ``pass(asking:)``).
     func start() -> RecordedEvents<String> {

@@ -1,4 +1,4 @@
-import Synchronization
+import ConcurrencySupport
 
 /// One thing call detection is told about the server, in the order it happened.
 enum CallDetectionInput: Sendable {
@@ -47,7 +47,7 @@ struct StreamReadingOrder: Sendable {
 /// that a burst of changes (a volume slider dragged mid-call) costs one read. ``add(_:place:)``
 /// says when a batch opens and a task must be started to read it after the delay.
 final class PendingStreamReads: Sendable {
-    private let pending = Mutex<[CallStream.Key: UInt64]>([:])
+    private let pending = LockedValue<[CallStream.Key: UInt64]>([:])
 
     /// Adds the read of `key` for the event at `place`; true when it opens a batch.
     func add(_ key: CallStream.Key, place: UInt64) -> Bool {

@@ -1,6 +1,6 @@
+import ConcurrencySupport
 import Logging
 import PulseAudio
-import Synchronization
 
 /// Finds calls in a server's streams, for softphones that do not tell RouteKit about their
 /// calls (baresip, linphone, a browser call): a playback and a capture stream of one
@@ -15,7 +15,7 @@ import Synchronization
 public final class StreamCallDetector: Sendable {
     let server: any AudioServer
     private let logger: Logger
-    private let shared: Mutex<Shared>
+    private let shared: LockedValue<Shared>
 
     private struct Shared {
         var rule: CallDetectionRule
@@ -30,7 +30,7 @@ public final class StreamCallDetector: Sendable {
                 logger: Logger = Logger(label: "routekit.calls.detection")) {
         self.server = server
         self.logger = logger
-        self.shared = Mutex(Shared(rule: rule))
+        self.shared = LockedValue(Shared(rule: rule))
     }
 
     /// The rule in force.
