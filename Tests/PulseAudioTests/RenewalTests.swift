@@ -1,3 +1,4 @@
+import ConcurrencySupport
 import PulseAudio
 import SoundServerSandbox
 import TestSupport
@@ -43,6 +44,44 @@ struct RenewalTests {
                 return change.facility == .server && change.kind == .change
             }, "no server change event after the renewal: \(seen)")
             #expect(try await client.sink(named: "second_sink") != nil)
+        }
+    }
+
+    @Test("a stream's mutes sent as the connection is renewed are all answered and done", arguments: SoundServerKind.allCases)
+    func commandsAcrossRenewals(kind: SoundServerKind) async throws {
+        try await withSandbox(kind) { server, client, observer in
+            _ = try await server.loadNullSink(name: "speaker")
+            _ = try await listedSink("speaker", by: client)
+            let player = try await StreamProcess(on: server, .playback, device: "speaker", properties: ["media.role": "music"])
+            defer { player.stop() }
+            let pid = String(player.processID)
+            try await waitUntil("the stream", observer: observer) {
+                try await observer.sinkInputs().contains { $0.properties["application.process.id"] == pid }
+            }
+            let stream = try #require(try await client.sinkInputs().first { $0.properties["application.process.id"] == pid })
+            // pipewire-pulse answers a mute only once it is done, after requests sent later:
+            // the replaced connection must stay open until it has answered every one. Mutes
+            // go out one after another for as long as each renewal takes.
+            var sent = 0
+            for round in 0..<10 {
+                let renewed = LockedValue(false)
+                async let renewal: Void = {
+                    defer { renewed.withLock { $0 = true } }
+                    try await client.renewConnection()
+                }()
+                var muted = false
+                repeat {
+                    muted.toggle()
+                    try await client.setSinkInputMute(stream.index, muted: muted)
+                    sent += 1
+                } while !renewed.withLock({ $0 })
+                try await renewal
+                let expected = muted
+                try await waitUntil("the stream \(expected ? "muted" : "unmuted"), round \(round)", observer: observer) {
+                    try await observer.sinkInput(at: stream.index)?.isMuted == expected
+                }
+            }
+            #expect(sent >= 10)
         }
     }
 

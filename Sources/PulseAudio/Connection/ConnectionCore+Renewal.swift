@@ -8,10 +8,11 @@ import CPulseAudio
 ///
 /// The new context connects and subscribes; once the server has acknowledged the
 /// subscription it carries every request and event from then on. The old one keeps its
-/// subscription until the server has answered one last request on it, which comes after the
-/// answers to every request sent on it before and after every event it had sent: nothing in
-/// flight fails and no event is lost (some may arrive twice). Then it is closed. Last, a
-/// server change event tells followers to read the defaults again, now from the new copy.
+/// subscription until the server has answered one last request on it, which comes after
+/// every event it had sent, and until every request sent on it is answered (pipewire-pulse
+/// answers a mute, a volume or a move only once it is done, after requests sent later):
+/// nothing in flight fails and no event is lost (some may arrive twice). Then it is closed.
+/// Last, a server change event tells followers to read the defaults again, now from the new copy.
 extension ConnectionCore {
     /// Replaces the ready connection with a new one; returns once the new one carries the
     /// client's requests and events. Throws when the client is not ready, or the new connection
@@ -107,6 +108,8 @@ extension ConnectionCore {
         retiring.append(old)
         if let drain = pa_context_get_server_info(old, retiredDrainedCallback, Unmanaged.passUnretained(self).toOpaque()) {
             pa_operation_unref(drain)
+        } else if hasPendingRequests(on: old) {
+            drainedRetiring.insert(old)
         } else {
             retire(old)
         }
@@ -116,14 +119,24 @@ extension ConnectionCore {
         for waiter in waiters.values { waiter.resume() }
     }
 
-    /// The old context has answered everything (loop thread, lock held): it is closed, from a
-    /// task of its own, not inside its own callback.
+    /// The old context has answered its last request (loop thread, lock held): it is closed
+    /// once no other request sent on it waits, from a task of its own, not inside its own callback.
     func retiredDrained(_ drained: OpaquePointer) {
-        let address = Int(bitPattern: UnsafeRawPointer(drained))  // a pointer is not Sendable
+        if hasPendingRequests(on: drained) {
+            drainedRetiring.insert(drained)
+        } else {
+            closeRetiredLater(drained)
+        }
+    }
+
+    /// Closes a retired context from a task of its own (loop lock held by the caller, which may
+    /// be one of the context's callbacks).
+    func closeRetiredLater(_ retired: OpaquePointer) {
+        let address = Int(bitPattern: UnsafeRawPointer(retired))  // a pointer is not Sendable
         Task { [self] in
             loop.withLock {
-                guard let drained = OpaquePointer(bitPattern: address) else { return }
-                retire(drained)
+                guard let retired = OpaquePointer(bitPattern: address) else { return }
+                retire(retired)
             }
         }
     }
@@ -132,6 +145,7 @@ extension ConnectionCore {
     private func retire(_ retired: OpaquePointer) {
         guard let position = retiring.firstIndex(of: retired) else { return }
         retiring.remove(at: position)
+        drainedRetiring.remove(retired)
         closeContext(retired)
     }
 

@@ -38,6 +38,10 @@ final class ConnectionCore: @unchecked Sendable {
     var renewWaiters: [Int: CheckedContinuation<Void, any Error>] = [:]
     /// Contexts a renewal replaced, open until the server has answered what was sent on them.
     var retiring: [OpaquePointer] = []
+    /// Replaced contexts whose last request was answered while others sent on them still wait:
+    /// pipewire-pulse answers some requests (a mute, a volume, a move) only once they are
+    /// done, after requests sent later. Closed with their last answer.
+    var drainedRetiring: Set<OpaquePointer> = []
 
     init(server: String?, applicationName: String, properties: [String: String],
          reconnectPolicy: ReconnectPolicy, subscription: SubscriptionMask, logger: Logger) {
@@ -317,6 +321,7 @@ final class ConnectionCore: @unchecked Sendable {
                     }
                     operation.handle = handle
                     operation.tracker = self
+                    operation.context = context
                     pending[ObjectIdentifier(operation)] = operation
                     pa_operation_set_state_callback(handle, operationStateCallback, userdata)
                 }
@@ -334,9 +339,19 @@ final class ConnectionCore: @unchecked Sendable {
     /// and diagnostics; both read under one lock).
     var isReadyWithoutContext: Bool { loop.withLock { state == .ready && context == nil } }
 
-    /// Stops tracking a resolved operation (loop lock held).
+    /// Stops tracking a resolved operation (loop lock held); the last request of a replaced
+    /// context whose drain was answered lets it close.
     func forget(_ operation: OperationRecord) {
         pending.removeValue(forKey: ObjectIdentifier(operation))
+        if let sentOn = operation.context, drainedRetiring.contains(sentOn), !hasPendingRequests(on: sentOn) {
+            drainedRetiring.remove(sentOn)
+            closeRetiredLater(sentOn)
+        }
+    }
+
+    /// Whether a request sent on `sent` still waits for its answer (loop lock held).
+    func hasPendingRequests(on sent: OpaquePointer) -> Bool {
+        pending.values.contains { $0.context == sent }
     }
 
     // MARK: Shutting down
@@ -354,6 +369,7 @@ final class ConnectionCore: @unchecked Sendable {
             abandonRenewal(error)
             for retired in retiring { closeContext(retired) }
             retiring.removeAll()
+            drainedRetiring.removeAll()
             failWaiters(error)
             setState(.shutDown)
             defer { reconnectTask = nil }

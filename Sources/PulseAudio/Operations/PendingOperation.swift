@@ -18,6 +18,9 @@ class OperationRecord: @unchecked Sendable {
     var cancelRequested = false
     /// Told when the operation is resolved, so that it stops tracking it.
     weak var tracker: ConnectionCore?
+    /// The context the request was sent on (loop lock held): a renewal closes a replaced
+    /// context only once none of its requests waits.
+    var context: OpaquePointer?
 
     init(label: String) {
         self.label = label
