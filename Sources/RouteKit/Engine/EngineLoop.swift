@@ -19,11 +19,6 @@ struct EngineLoop: Sendable {
 
     /// When to try reading the whole server again, after a read that failed.
     private var resyncDue: ContinuousClock.Instant?
-    /// When to read the defaults again on a renewed connection, after connecting to
-    /// pipewire-pulse (``defaultsRechecks``); empty on PulseAudio.
-    private var defaultsRecheckDue: [ContinuousClock.Instant] = []
-    /// The server is pipewire-pulse, whose connections can miss a change of the default.
-    private let rechecksDefaults: Bool
     /// Callers waiting for the machine to settle.
     private var tickets: [CommandTicket] = []
     /// The instants of the batch being handled, for ``SwitchTiming``.
@@ -37,9 +32,8 @@ struct EngineLoop: Sendable {
     private var isQueueOver = false
 
     init(core: ManagerCore, queue: InputQueue<EngineInput>, server: any AudioServer, timings: TimingRecorder,
-         executor: RouteExecutor, logger: Logger, tracker: DeviceTracker, rechecksDefaults: Bool) {
+         executor: RouteExecutor, logger: Logger, tracker: DeviceTracker) {
         self.core = core
-        self.rechecksDefaults = rechecksDefaults
         self.timings = timings
         self.queue = queue
         self.server = server
@@ -52,9 +46,8 @@ struct EngineLoop: Sendable {
     /// connection is shut down, or the task is cancelled.
     mutating func run(first actions: [RouteAction]) async {
         await perform(actions)
-        scheduleDefaultsRechecks()
         while !Task.isCancelled {
-            let deadline = ([core.withShared { $0.machine.deadline }, resyncDue].compactMap { $0 } + defaultsRecheckDue).min()
+            let deadline = [core.withShared { $0.machine.deadline }, resyncDue].compactMap { $0 }.min()
             let batch: [EngineInput]
             if !carried.isEmpty {
                 batch = carried
@@ -131,7 +124,6 @@ struct EngineLoop: Sendable {
         if !connectionStates.isEmpty {
             isConnected = false
             resyncDue = nil
-            defaultsRecheckDue = []
             for state in connectionStates {
                 actions += core.machine { $0.connectionChanged(to: state) }
             }
@@ -157,10 +149,6 @@ struct EngineLoop: Sendable {
             if let refusal = answer.refusal { ticket.refuse(refusal) }
             actions += answer
             tickets.append(ticket)
-        }
-        if isConnected, let due = defaultsRecheckDue.first, due <= .now {
-            defaultsRecheckDue.removeFirst()
-            await renewForDefaultsRecheck()
         }
         if isConnected, core.withShared({ $0.machine.isConfirmationOverdue(now: .now) }) {
             actions += core.machine { $0.confirmationRechecked() }
@@ -205,34 +193,6 @@ struct EngineLoop: Sendable {
     /// How long a renewal may take before the machine judges the switch on what it has.
     static let renewalTimeLimit = Duration.seconds(1)
 
-    /// After connecting to pipewire-pulse (at start and after every reconnection), the
-    /// defaults are read again on a renewed connection this long after, once for each: a
-    /// change of the default that WirePlumber or a settings panel made while another client
-    /// connected is missed by every connection that was already there, and the moments after
-    /// connecting (a login: WirePlumber choosing defaults as devices appear, desktop clients
-    /// connecting, a Bluetooth headset reconnecting) are when that happens most. A renewal is
-    /// one more client's connection, so they are few (``renewForDefaultsRecheck()``).
-    static let defaultsRechecks: [Duration] = [.seconds(2), .seconds(10)]
-
-    /// Renews the connection for a recheck of ``defaultsRechecks``. Nothing is read here: the
-    /// renewal's server change event comes through the queue after every event the old
-    /// connection delivered, and its lookup reads the defaults from the new connection in
-    /// order with the devices' events (a read made here could see a default the server moved
-    /// for a device whose removal the loop has not taken yet, and put back a device that is
-    /// gone). A renewal that fails or takes longer than ``renewalTimeLimit`` changes nothing.
-    private func renewForDefaultsRecheck() async {
-        let server = self.server
-        let renewed: Void? = await untilDeadline(.now + Self.renewalTimeLimit) { try await server.renewConnection() }
-        if renewed == nil { logger.debug("could not renew the server's connection to recheck its defaults") }
-    }
-
-    /// Plans ``defaultsRechecks`` from now, on pipewire-pulse.
-    private mutating func scheduleDefaultsRechecks() {
-        guard rechecksDefaults else { return }
-        let now = ContinuousClock.now
-        defaultsRecheckDue = Self.defaultsRechecks.map { now + $0 }
-    }
-
     /// After (re)connecting: reads everything again and decides afresh. A read that fails
     /// with the connection up is tried again shortly; one that fails because the connection
     /// went waits for the next ready.
@@ -242,7 +202,6 @@ struct EngineLoop: Sendable {
             followers = Followers()  // a new connection's indexes are new
             resyncDue = nil
             isConnected = true
-            scheduleDefaultsRechecks()
             let tracker = self.tracker
             return core.machine {
                 $0.connectionRestored(devices: tracker.devices, defaultSink: tracker.defaultSinkName,

@@ -136,7 +136,7 @@ extension AudioDeviceManager: Service {
         }
         let loop = EngineLoop(core: core, queue: queue, server: server, timings: timings,
                               executor: RouteExecutor(server: server, scope: scope, logger: logger), logger: logger,
-                              tracker: tracker, rechecksDefaults: info.implementation == .pipewire)
+                              tracker: tracker)
         return (loop, actions)
     }
 

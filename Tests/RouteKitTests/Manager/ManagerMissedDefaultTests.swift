@@ -43,8 +43,7 @@ struct ManagerMissedDefaultTests {
                 let failures = await rig.recorder.switchFailures(after: mark)
                 #expect(failures.isEmpty, "the switch did happen: \(failures)")
                 #expect(try await Self.defaultSinkAfresh(rig.server) == next.name)
-                // Missed: confirmed no sooner than the recheck, on a renewed connection (the
-                // manager also renews 2 s and 10 s after connecting, which alone is no miss).
+                // Missed: confirmed no sooner than the recheck, on a renewed connection.
                 renewed = try await Self.managerClientIndex(rig.server) != managerClient
                     && confirmedAfter >= .milliseconds(450)
                 device = next

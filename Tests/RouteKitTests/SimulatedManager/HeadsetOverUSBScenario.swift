@@ -12,9 +12,9 @@ enum HeadsetOverUSBScenario {
     static let headsetCard = "bluez_card.00_1B_66_AA_BB_CC"
     static let headsetID = AudioDevice.ID(rawValue: "bluez_card.00_1B_66_AA_BB_CC/headset-output")
 
-    /// The simulated server with the three cards, reporting `serverName`.
-    static func server(serverName: String = "pulseaudio") throws -> SimulatedServer {
-        let simulated = SimulatedServer(serverName: serverName, serverVersion: serverName == "pulseaudio" ? "16.1" : "15.0.0")
+    /// The simulated server with the three cards.
+    static func server() throws -> SimulatedServer {
+        let simulated = SimulatedServer()
         _ = try simulated.addCard(.laptopAnalog())
         _ = try simulated.addCard(.usbHeadset())
         _ = try simulated.addCard(.bluetoothHeadset())
