@@ -32,6 +32,17 @@ struct MediaMachineResumeTests {
         #expect(machine.defaultSinkChanged("bt_headset", now: later).isEmpty, "resumed once")
     }
 
+    @Test("the player's own word after a resume is announced, though the machine took it as playing at once")
+    func playingAnnouncedAfterResume() {
+        var machine = pausedOnUnplug()
+        _ = machine.sinkSeen(Fixture.headset, now: start)
+        #expect(machine.defaultSinkChanged("bt_headset", now: start).plays == [music])
+        #expect(machine.players[music]?.status == .playing, "taken as playing until it says otherwise")
+        // (`events` leaves out players' own words: read the emits themselves.)
+        #expect(machine.playerSeen(Fixture.player(.playing), now: start) == [.emit(.player(Fixture.player(.playing)))])
+        #expect(machine.playerSeen(Fixture.player(.playing), now: start).isEmpty, "said once")
+    }
+
     @Test("a jack plugged back: the sink back on its private port resumes")
     func resumeOnJack() {
         var machine = Fixture.machine(sinks: [Fixture.laptopOnHeadphones], streams: [Fixture.stream(10, on: 3)],

@@ -23,6 +23,10 @@ struct MediaMachine: Sendable {
     private(set) var sinks: [UInt32: SinkRecord] = [:]
     private(set) var streams: [UInt32: StreamRecord] = [:]
     private(set) var players: [String: MediaPlayer] = [:]
+    /// What each player last said of itself: ``players`` may hold a status the machine assumed
+    /// (playing, just after it resumed one), and a player's own word is announced when it
+    /// differs from what it said before, not from what was assumed.
+    private var reportedStatus: [String: PlaybackStatus] = [:]
     private(set) var holds: [UInt32: StreamHold] = [:]
     private(set) var paused: [String: PausedPlayer] = [:]
     private(set) var defaultSink: String?
@@ -303,7 +307,8 @@ struct MediaMachine: Sendable {
     /// A player appeared or changed.
     mutating func playerSeen(_ player: MediaPlayer, now: ContinuousClock.Instant) -> [MediaAction] {
         let previous = players.updateValue(player, forKey: player.name)
-        var actions: [MediaAction] = previous?.status == player.status ? [] : [.emit(.player(player))]
+        let said = reportedStatus.updateValue(player.status, forKey: player.name)
+        var actions: [MediaAction] = said == player.status ? [] : [.emit(.player(player))]
         var resuming: MediaHoldReason?
         if var entry = paused[player.name], previous?.status != player.status || previous == nil {
             if !entry.sawPause && player.status == .paused {
@@ -356,6 +361,7 @@ struct MediaMachine: Sendable {
     /// A player went away: nothing of it is resumed.
     mutating func playerVanished(_ name: String) -> [MediaAction] {
         players.removeValue(forKey: name)
+        reportedStatus.removeValue(forKey: name)
         for (index, hold) in holds where hold.player == name { holds[index]?.player = nil }
         guard paused.removeValue(forKey: name) != nil else { return [] }
         return [.emit(.forgotten(players: [name]))]
