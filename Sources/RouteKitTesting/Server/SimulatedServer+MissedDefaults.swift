@@ -1,6 +1,5 @@
 import ConcurrencySupport
 import PulseAudio
-import Synchronization
 
 /// PipeWire's lost change of the default (Docs/Reliability.md, "The PipeWire default that
 /// never reaches long-lived connections"): a change that WirePlumber or a settings panel makes

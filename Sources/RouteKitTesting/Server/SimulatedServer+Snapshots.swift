@@ -1,6 +1,5 @@
 import ConcurrencySupport
 import PulseAudio
-import Synchronization
 
 /// Reads, with `PulseClient`'s signatures: snapshots of the server's state now.
 extension SimulatedServer {
