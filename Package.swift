@@ -337,7 +337,7 @@ let package = Package(
         // The sd-bus wrapper against a private dbus-daemon: values, objects, signals, names, loss.
         .testTarget(
             name: "DBusTests",
-            dependencies: ["ConcurrencySupport", "DBus", "TestSupport"],
+            dependencies: ["ConcurrencySupport", "DBus", "ProcessRunner", "TestSupport"],
             swiftSettings: strictSettings
         ),
         // The screen lock monitor against python3-dbusmock's logind and screensaver on private buses.
