@@ -67,6 +67,9 @@ func exportedMethodCalled(_ message: OpaquePointer?, _ userdata: UnsafeMutableRa
     let member = sd_bus_message_get_member(message).map { String(cString: $0) } ?? ""
     let sender = sd_bus_message_get_sender(message).map { String(cString: $0) }
     let expectsReply = sd_bus_message_get_expect_reply(message) > 0
+    if let direct = object.directAnswers[member], let answered = answerDirectly(message, direct, expectsReply, object) {
+        return answered
+    }
     if expectsReply, let limit = object.callsInFlight, !limit.admit(sender ?? "") {
         return sd_bus_error_set(error, limit.errorName, limit.message)
     }
@@ -81,6 +84,20 @@ func exportedMethodCalled(_ message: OpaquePointer?, _ userdata: UnsafeMutableRa
     let held = expectsReply ? object.loop.hold(message) : nil
     object.deliver(member: member, arguments: arguments, sender: sender, heldCall: held)
     // Answered later, from the job BusMethodCall queues.
+    return 1
+}
+
+/// Answers `message` with `direct`'s values on the connection's thread; nil when `direct`
+/// leaves it to the object's calls. Arguments that cannot be read are refused as any call's are.
+private func answerDirectly(_ message: OpaquePointer, _ direct: DirectAnswer, _ expectsReply: Bool,
+                            _ object: ExportedObjectCore) -> Int32? {
+    guard let arguments = try? MessageReader.readAll(message, limits: .methodCalls),
+          let values = direct.answer(arguments) else {
+        // Read again (and refused if need be) on the usual way.
+        _ = sd_bus_message_rewind(message, 1)
+        return nil
+    }
+    if expectsReply { object.loop.sendReply(to: message, values) }
     return 1
 }
 

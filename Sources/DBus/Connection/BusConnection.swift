@@ -46,12 +46,17 @@ public final class BusConnection: Sendable {
     /// Serves `interface` at `path` with the initial `properties` (every property needs one
     /// before anyone reads it). Export objects before requesting the bus name, so that clients
     /// that see the name find them. With `callsInFlight`, a client's calls past its limit are
-    /// refused before they are read.
+    /// refused before they are read. The methods in `directAnswers` are answered on the
+    /// connection's thread as they are read (``DirectAnswer``).
     public func export(_ interface: BusInterface, at path: String, properties: [String: BusValue],
-                       callsInFlight: CallsInFlightLimit? = nil) async throws(BusError) -> ExportedObject {
+                       callsInFlight: CallsInFlightLimit? = nil,
+                       directAnswers: [String: DirectAnswer] = [:]) async throws(BusError) -> ExportedObject {
+        for name in directAnswers.keys {
+            precondition(interface.methods.contains { $0.name == name }, "\(name) is no method of \(interface.name)")
+        }
         let (calls, continuation) = AsyncStream.makeStream(of: BusMethodCall.self)
         let core = ExportedObjectCore(path: path, interface: interface, properties: properties, loop: loop,
-                                      callsInFlight: callsInFlight, calls: continuation)
+                                      callsInFlight: callsInFlight, directAnswers: directAnswers, calls: continuation)
         let pending = PendingCall(label: "export \(interface.name) at \(path)")
         let queued = loop.enqueue { loop in
             if let failure = loop.export(core) {

@@ -10,12 +10,16 @@ final class ExportedObjectCore: Sendable {
     let vtable: VTable
     /// The bound on each client's calls waiting for their answer, if any.
     let callsInFlight: CallsInFlightLimit?
+    /// The methods answered on the connection's thread, by name.
+    let directAnswers: [String: DirectAnswer]
     private let properties: LockedValue<[String: BusValue]>
     private let calls: AsyncStream<BusMethodCall>.Continuation
 
     init(path: String, interface: BusInterface, properties: [String: BusValue], loop: BusLoop,
-         callsInFlight: CallsInFlightLimit? = nil, calls: AsyncStream<BusMethodCall>.Continuation) {
+         callsInFlight: CallsInFlightLimit? = nil, directAnswers: [String: DirectAnswer] = [:],
+         calls: AsyncStream<BusMethodCall>.Continuation) {
         self.callsInFlight = callsInFlight
+        self.directAnswers = directAnswers
         self.path = path
         self.interface = interface
         self.loop = loop
