@@ -57,7 +57,7 @@ struct ConfigurationReloadService: Service {
                 let fromFile = startup.overrides.preferences == nil && !preferences.isEmpty
                 await startup.preferences.setConfigured(preferences, origin: fromFile ? .configurationFile : .none)
                 await startup.preferences.apply(to: manager)
-                if await startup.preferences.origin == .runTime {
+                if startup.preferences.origin == .runTime {
                     report("config: the file's preferences apply after 'routectl prefer --clear'; those set at run time stay in force")
                 }
             case .automatic(let choice):

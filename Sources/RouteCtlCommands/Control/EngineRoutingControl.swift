@@ -83,7 +83,7 @@ struct EngineRoutingControl: RoutingControl {
             inputDevice: source.flatMap { source in state.devices.first { $0.input?.deviceName == source.name } },
             why: RouteExplanation.why(route: state.route, preferences: state.preferences.ordered, selection: state.selection,
                                       answerer: .daemon, isYielding: state.isYielding),
-            preferences: state.preferences.ordered.map(\.description), preferencesOrigin: await preferences.origin,
+            preferences: state.preferences.ordered.map(\.description), preferencesOrigin: preferences.origin,
             selection: state.selection?.rawValue, isCallAudioOn: state.isCallAudioActive, isMicrophoneMuted: source?.isMuted)
     }
 

@@ -1,3 +1,4 @@
+import ConcurrencySupport
 import RouteKit
 
 /// The daemon's preference list and where it comes from: set at run time (`routectl
@@ -11,6 +12,9 @@ actor DaemonPreferences {
     private(set) var configuredOrigin: PreferenceOrigin
     /// The preferences set at run time; nil when none are.
     private(set) var runTime: [AudioPreference]?
+    /// ``origin`` as of the last change, for readers that may not wait (the D-Bus API's
+    /// `Status`, answered on the bus's thread).
+    private nonisolated let publishedOrigin: LockedValue<PreferenceOrigin>
     /// Where run-time preferences are kept; nil when the environment names no state directory.
     let stateFile: StateFile?
     /// Where the daemon's lines go.
@@ -24,15 +28,25 @@ actor DaemonPreferences {
         self.runTime = restored
         self.stateFile = stateFile
         self.report = report
+        self.publishedOrigin = LockedValue(Self.origin(runTime: restored, configured: configured, configuredOrigin: origin))
     }
 
     /// The list in force: the run-time one, else the configured one.
     var effective: [AudioPreference] { runTime ?? configured }
 
-    /// Where ``effective`` comes from.
-    var origin: PreferenceOrigin {
+    /// Where ``effective`` comes from; read without waiting.
+    nonisolated var origin: PreferenceOrigin { publishedOrigin.withLock { $0 } }
+
+    private static func origin(runTime: [AudioPreference]?, configured: [AudioPreference],
+                               configuredOrigin: PreferenceOrigin) -> PreferenceOrigin {
         if runTime != nil { return .runTime }
         return configured.isEmpty ? .none : configuredOrigin
+    }
+
+    /// Stores ``origin`` after a change (in the change's isolation, so in the changes' order).
+    private func publishOrigin() {
+        let now = Self.origin(runTime: runTime, configured: configured, configuredOrigin: configuredOrigin)
+        publishedOrigin.withLock { $0 = now }
     }
 
     /// Sets (or, with nil, forgets) the run-time preferences and keeps them in the state file.
@@ -40,6 +54,7 @@ actor DaemonPreferences {
     /// the daemon stops.
     func setRunTime(_ preferences: [AudioPreference]?) {
         runTime = preferences
+        publishOrigin()
         guard let stateFile else {
             report("state: no state directory (XDG_STATE_HOME and HOME are unset); the preferences last until the daemon stops")
             return
@@ -55,6 +70,7 @@ actor DaemonPreferences {
     func setConfigured(_ preferences: [AudioPreference], origin: PreferenceOrigin) {
         configured = preferences
         configuredOrigin = origin
+        publishOrigin()
     }
 
     /// Hands ``effective`` to `manager`, and again if it changed meanwhile, so that the engine

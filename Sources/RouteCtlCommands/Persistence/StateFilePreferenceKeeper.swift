@@ -15,7 +15,5 @@ struct StateFilePreferenceKeeper: PreferenceKeeper {
     }
 
     /// ``PreferenceOrigin``'s raw value.
-    func origin() async -> String {
-        await preferences.origin.rawValue
-    }
+    var origin: String { preferences.origin.rawValue }
 }

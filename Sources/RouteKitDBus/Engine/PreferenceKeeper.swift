@@ -8,8 +8,9 @@ public protocol PreferenceKeeper: Sendable {
     /// again), and hands the list in force to `manager`.
     func setRunTime(_ preferences: [AudioPreference]?, on manager: AudioDeviceManager) async
     /// Where the list in force comes from, as `Status` names it: `runTime`, `commandLine`,
-    /// `configurationFile` or `none`.
-    func origin() async -> String
+    /// `configurationFile` or `none`. Read on the bus's thread (``DirectAnswer``): it must
+    /// not wait.
+    var origin: String { get }
 }
 
 /// A ``PreferenceKeeper`` that keeps nothing: the configured list is the one the manager had
@@ -29,7 +30,5 @@ public struct ConfiguredPreferences: PreferenceKeeper {
     }
 
     /// Nothing is told apart here: `none` when nothing is configured, else `commandLine`.
-    public func origin() async -> String {
-        configured.isEmpty ? "none" : "commandLine"
-    }
+    public var origin: String { configured.isEmpty ? "none" : "commandLine" }
 }

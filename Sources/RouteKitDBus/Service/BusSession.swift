@@ -11,12 +11,15 @@ public final class BusSession: Sendable {
     let routeKit: ExportedObject?
     /// `org.mobian_project.CallAudio`, when asked for and this session owns its name.
     let callAudio: ExportedObject?
+    /// RouteKit1's `Status`, answered on the bus's thread once the engine has read the server.
+    let status: StatusAnswer
     /// Where the daemon's lines go.
     let report: @Sendable (String) -> Void
 
-    private init(connection: BusConnection, routeKit: ExportedObject?, callAudio: ExportedObject?,
+    private init(connection: BusConnection, routeKit: ExportedObject?, callAudio: ExportedObject?, status: StatusAnswer,
                  report: @escaping @Sendable (String) -> Void) {
         self.connection = connection
+        self.status = status
         self.routeKit = routeKit
         self.callAudio = callAudio
         self.report = report
@@ -53,11 +56,12 @@ public final class BusSession: Sendable {
             let muted = await driver.isMicrophoneMuted()
             // One bound for both objects: a client's calls to either count together.
             let callsInFlight = RouteKitLimits.callsInFlight()
+            let status = StatusAnswer(driver: driver, microphoneMuted: muted)
             var routeKit: ExportedObject? = try await connection.export(
                 RouteKitInterface.interface, at: RouteKitInterface.path,
                 properties: RouteKitProperties.status(state, microphoneMuted: muted)
                     .merging(ContextProperties.values(for: driver.context.snapshot)) { $1 },
-                callsInFlight: callsInFlight)
+                callsInFlight: callsInFlight, directAnswers: ["Status": status.direct])
             var callAudio: ExportedObject? = servesCallAudio ? try await connection.export(
                 CallAudioInterface.interface, at: CallAudioInterface.path,
                 properties: CallAudioProperties.all(state, microphoneMuted: muted), callsInFlight: callsInFlight) : nil
@@ -83,7 +87,7 @@ public final class BusSession: Sendable {
                     if name == RouteKitInterface.name { routeKit = nil } else { callAudio = nil }
                 }
             }
-            return BusSession(connection: connection, routeKit: routeKit, callAudio: callAudio, report: report)
+            return BusSession(connection: connection, routeKit: routeKit, callAudio: callAudio, status: status, report: report)
         } catch let error as RouteKitBusError {
             throw error
         } catch {
@@ -96,7 +100,7 @@ public final class BusSession: Sendable {
     /// Answers calls and keeps properties and signals current until the connection ends
     /// (its outcome) or the task is cancelled (nil).
     func serve(_ driver: EngineDriver, logger: Logger) async -> BusDisconnection? {
-        let publisher = StatePublisher(routeKit: routeKit, callAudio: callAudio, driver: driver)
+        let publisher = StatePublisher(routeKit: routeKit, callAudio: callAudio, status: status, driver: driver)
         let clients = BusClients(connection: connection, report: report)
         return await withTaskGroup(of: Void.self) { group in
             group.addTask { await clients.follow(driver: driver) }
@@ -118,6 +122,7 @@ public final class BusSession: Sendable {
                     }
                 }
             }
+            group.addTask { await publisher.answerStatusDirectly() }
             group.addTask { await publisher.followEngine() }
             group.addTask { await publisher.followMicrophone() }
             group.addTask { await publisher.followContext(driver.context) }

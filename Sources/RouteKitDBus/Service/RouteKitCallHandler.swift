@@ -17,13 +17,15 @@ enum RouteKitCallHandler {
                 publisher.publishState()
                 call.reply([DeviceRecord.list(devices)])
             case .status:
-                // The properties too: the engine announces no event when it starts with nothing
-                // to route, so until a change they may still show the state from before its run.
+                // Only until the engine's first reading is published: then the bus's thread
+                // answers it (StatusAnswer). The properties too: the engine announces no event
+                // when it starts with nothing to route, so until a change they may still show
+                // the state from before its run.
                 let muted = await driver.isMicrophoneMuted()
                 publisher.publishState()
                 publisher.publish(microphoneMuted: muted)
                 call.reply([RouteKitProperties.statusRecord(state, microphoneMuted: muted,
-                                                             preferencesOrigin: await driver.preferences.origin(),
+                                                             preferencesOrigin: driver.preferences.origin,
                                                              context: driver.context.snapshot)])
             default:
                 let operation = try request.operation(devices: devices, state: state, automatic: driver.manager.automaticChoice)

@@ -7,15 +7,18 @@ import RouteKit
 final class StatePublisher: Sendable {
     let routeKit: ExportedObject?
     let callAudio: ExportedObject?
+    /// `Status` as answered on the bus's thread: told the microphone's mute too.
+    let status: StatusAnswer?
     let driver: EngineDriver
     var manager: AudioDeviceManager { driver.manager }
     /// Reading the state and storing it happen under this lock, so that of two publishers
     /// (the event loop and a call), the one that stores last stores the newer state.
     private let order = LockedValue(())
 
-    init(routeKit: ExportedObject?, callAudio: ExportedObject?, driver: EngineDriver) {
+    init(routeKit: ExportedObject?, callAudio: ExportedObject?, status: StatusAnswer? = nil, driver: EngineDriver) {
         self.routeKit = routeKit
         self.callAudio = callAudio
+        self.status = status
         self.driver = driver
     }
 
@@ -30,8 +33,19 @@ final class StatePublisher: Sendable {
 
     /// The properties that follow the microphone.
     func publish(microphoneMuted muted: Bool?) {
+        status?.microphoneChanged(muted)
         routeKit?.setProperties(RouteKitProperties.values(microphoneMuted: muted))
         callAudio?.setProperties(CallAudioProperties.values(microphoneMuted: muted))
+    }
+
+    /// Once the engine is past its first reading: the properties from its state (it announces
+    /// no event when it starts with nothing to route), `Status` answered on the bus's thread
+    /// from them (``StatusAnswer``), and the microphone's mute read again.
+    func answerStatusDirectly() async {
+        await manager.pastFirstReading()
+        publishState()
+        status?.ready()
+        publish(microphoneMuted: await driver.isMicrophoneMuted())
     }
 
     /// Every engine event: the properties first, then the signal, so that a client that hears
