@@ -173,4 +173,33 @@ struct MediaMachineUnplugTests {
         _ = ended.sinkRemoved(1, now: start)
         #expect(ended.streamSeen(Fixture.stream(10, on: 2), now: start.advanced(by: .seconds(5))).isEmpty)
     }
+
+    @Test("a reading that shows a stream linked to no sink, and corked, keeps where it plays: its sink going seconds later still exposes it, matched or not",
+          arguments: [true, false])
+    func unlinkedReading(hasPlayer: Bool) {
+        var machine = Fixture.machine(streams: [Fixture.stream(10, on: 1)], players: hasPlayer ? [Fixture.player()] : [], now: start)
+        // As pipewire-pulse answers on a connection just renewed, before its copy of the graph
+        // has linked the stream: no sink, corked, though the stream plays on the headset.
+        let unlinked = Fixture.stream(10, on: SinkInputInfo.unlinkedSink, corked: true)
+        #expect(!unlinked.isLinked)
+        #expect(machine.streamSeen(unlinked, now: start).isEmpty)
+        #expect(machine.streams[10]?.sink == 1 && machine.streams[10]?.isCorked == false)
+        let actions = machine.sinkRemoved(1, now: start.advanced(by: .seconds(3)))
+        #expect(actions.mutes == [10])
+        #expect(actions.pauses == (hasPlayer ? ["org.mpris.MediaPlayer2.music"] : []))
+    }
+
+    @Test("a stream moved off a sink that goes shows unlinked, then on the speaker: exposed once, in either order of the removal")
+    func unlinkedWhileMoved() {
+        for removalFirst in [true, false] {
+            var machine = Fixture.machine(streams: [Fixture.stream(10, on: 1)], players: [Fixture.player()], now: start)
+            var actions: [MediaAction] = []
+            if removalFirst { actions += machine.sinkRemoved(1, now: start) }
+            actions += machine.streamSeen(Fixture.stream(10, on: SinkInputInfo.unlinkedSink, corked: true), now: start)
+            if !removalFirst { actions += machine.sinkRemoved(1, now: start.advanced(by: .milliseconds(5))) }
+            actions += machine.streamSeen(Fixture.stream(10, on: 2, muted: true), now: start.advanced(by: .milliseconds(10)))
+            #expect(actions.mutes == [10], "removal first: \(removalFirst)")
+            #expect(actions.pauses == ["org.mpris.MediaPlayer2.music"], "removal first: \(removalFirst)")
+        }
+    }
 }

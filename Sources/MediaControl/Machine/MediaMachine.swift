@@ -163,6 +163,15 @@ struct MediaMachine: Sendable {
     mutating func streamSeen(_ stream: SinkInputInfo, now: ContinuousClock.Instant) -> [MediaAction] {
         var seen = StreamRecord(stream)
         let previous = streams[seen.index]
+        if !stream.isLinked, let previous {
+            // Linked to no sink, and corked by that alone: it says nothing of where the stream
+            // plays or whether its client paused it. Taken as it was, the stream would leave the
+            // sink it plays on in the machine's view, and that sink's going would expose nothing
+            // (seen on a connection just renewed, whose copy had not linked the stream yet).
+            // Where it lands next is read when it is linked again.
+            seen.sink = previous.sink
+            seen.isCorked = previous.isCorked
+        }
         if let unmuted = unmutedAt[seen.index] {
             if seen.isMuted, holds[seen.index] == nil, unmuted.advanced(by: Self.unmuteWindow) >= now {
                 // A reading older than RouteKit's unmute: the stream is not silent, and an

@@ -8,7 +8,7 @@ public struct SinkInputInfo: Hashable, Sendable, Identifiable {
     public var client: UInt32?
     /// The module that owns it, nil for none.
     public var ownerModule: UInt32?
-    /// The index of the sink it plays on.
+    /// The index of the sink it plays on; ``unlinkedSink`` when it is linked to none.
     public var sink: UInt32
     /// Its volume, per channel.
     public var volume: ChannelVolumes
@@ -21,6 +21,14 @@ public struct SinkInputInfo: Hashable, Sendable, Identifiable {
 
     /// The stream's ``index``.
     public var id: UInt32 { index }
+
+    /// ``sink`` for a stream linked to no sink (`PA_INVALID_INDEX`).
+    public static let unlinkedSink = UInt32.max
+
+    /// Whether it plays on a sink. pipewire-pulse shows a stream between two links (moved off a
+    /// sink that went), and one its connection's copy of the graph has not linked yet (read on
+    /// a connection just made), as linked to none and corked, whatever its client did.
+    public var isLinked: Bool { sink != Self.unlinkedSink }
 
     /// A sink input from its parts.
     public init(index: UInt32, name: String, client: UInt32?, ownerModule: UInt32?, sink: UInt32,
