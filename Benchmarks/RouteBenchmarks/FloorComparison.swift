@@ -42,6 +42,10 @@ enum FloorComparison {
             try await FloorRounds.switchRounds(switcher, count: count, bench: bench, gap: options.gap, results: &results)
         }
         await observer.stop()
+        if let routeKit = switchers.compactMap({ $0 as? RouteKitSwitcher }).first {
+            // Where the in-process engine's time went, beside the observer's figures.
+            RouteBenchmarks.reportTimings(routeKit.collectedTimings)
+        }
         RouteBenchmarks.reportRestarts(restarts)
         for (name, reason) in unsupported { report("\(name): \(reason)") }
 
