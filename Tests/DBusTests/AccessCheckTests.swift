@@ -19,13 +19,12 @@ struct AccessCheckTests {
                                                  properties: EchoInterface.initialProperties)
             #expect(try await server.requestName(EchoInterface.busName) == .primaryOwner)
             let client = try await BusConnection.open(.address(bus.address))
-            let serverName = try #require(try await client.call(Self.bus("GetNameOwner", [.string(EchoInterface.busName)])).first?.stringValue)
+            let serverName = try #require(try await client.owner(of: EchoInterface.busName))
             let monitor = try await CredentialQueries(address: bus.address)
             defer { monitor.stop() }
             // The monitor sees the client's own query: from then on it sees every one.
-            let clientName = try await monitor.waitUntilSeen { _ in
+            let clientName = try await monitor.waitUntilListening {
                 _ = try? await client.call(Self.bus("GetConnectionCredentials", [.string(serverName)]))
-                return true
             }
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {
@@ -58,54 +57,57 @@ struct AccessCheckTests {
 /// GetConnectionUnixUser, GetConnectionUnixProcessID): the sender of each, in order.
 final class CredentialQueries: Sendable {
     private let process: ChildProcess
-    private let seen = LockedSenders()
+    private let seen = LockedValue<[String]>([])
+    /// Each query's sender, as dbus-monitor prints it.
+    private let arrivals: AsyncStream<String>
 
     init(address: String) async throws {
         let seen = seen
+        let (arrivals, continuation) = AsyncStream.makeStream(of: String.self)
+        self.arrivals = arrivals
         let rules = ["GetConnectionCredentials", "GetConnectionUnixUser", "GetConnectionUnixProcessID"]
             .map { "type='method_call',destination='org.freedesktop.DBus',member='\($0)'" }
         process = try await ChildProcess.launch(
             ["/usr/bin/dbus-monitor", "--address", address] + rules, environment: ProcessInfo.processInfo.environment,
             output: .lines(onLine: { _, line in
-                guard line.hasPrefix("method call"), let sender = line.split(separator: " ").first(where: { $0.hasPrefix("sender=") }) else { return }
-                seen.append(String(sender.dropFirst("sender=".count)))
-            }, onEnd: {}),
+                guard line.hasPrefix("method call"), let field = line.split(separator: " ").first(where: { $0.hasPrefix("sender=") }) else { return }
+                let sender = String(field.dropFirst("sender=".count))
+                seen.withLock { $0.append(sender) }
+                continuation.yield(sender)
+            }, onEnd: { continuation.finish() }),
             error: .separately(.nullDevice))
     }
 
-    /// The senders of the queries seen so far.
-    var senders: [String] { seen.all }
+    /// The senders of the queries seen since ``waitUntilListening(_:)``.
+    var senders: [String] { seen.withLock { $0 } }
 
-    /// Repeats `query` until the monitor has seen a query (it is listening then); returns its
-    /// sender, and forgets what was seen.
-    func waitUntilSeen(_ query: @escaping @Sendable (Int) async throws -> Bool) async throws -> String {
+    /// Sends `query` until dbus-monitor shows one (it has installed its rules only then: there
+    /// is no event for that, so the query is repeated every 20 ms); returns its sender, and
+    /// forgets what was seen so far.
+    func waitUntilListening(_ query: @escaping @Sendable () async -> Void) async throws -> String {
         try await withTimeout("dbus-monitor listening", .seconds(10)) {
-            var attempt = 0
-            while self.seen.all.isEmpty {
-                _ = try await query(attempt)
-                attempt += 1
+            while self.seen.withLock({ $0.isEmpty }) {
+                await query()
                 try await Task.sleep(for: .milliseconds(20))
             }
         }
-        let first = seen.all[0]
-        seen.removeAll()
-        return first
+        return seen.withLock { seen in
+            defer { seen.removeAll() }
+            return seen[0]
+        }
     }
 
-    /// Waits until a query of `sender`'s has been seen.
+    /// Waits until a query of `sender`'s has been seen since ``waitUntilListening(_:)``
+    /// (each arrival wakes it to look; those from before were forgotten there).
     func waitForQuery(from sender: String) async throws {
+        let arrivals = arrivals
         try await withTimeout("a credential query of \(sender)'s seen", .seconds(10)) {
-            while !self.seen.all.contains(sender) { try await Task.sleep(for: .milliseconds(10)) }
+            var wakes = arrivals.makeAsyncIterator()
+            while !self.senders.contains(sender) {
+                guard await wakes.next() != nil else { throw BusError.failed("dbus-monitor ended") }
+            }
         }
     }
 
     func stop() { process.signal(SIGKILL) }
-}
-
-/// The senders, under a lock.
-final class LockedSenders: Sendable {
-    private let senders = LockedValue<[String]>([])
-    var all: [String] { senders.withLock { $0 } }
-    func append(_ sender: String) { senders.withLock { $0.append(sender) } }
-    func removeAll() { senders.withLock { $0.removeAll() } }
 }
