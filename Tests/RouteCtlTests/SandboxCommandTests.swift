@@ -44,7 +44,10 @@ struct SandboxCommandTests {
 
     @Test("a command that ignores the signal is killed after the grace period, and everything is cleaned up")
     func commandIgnoringSignals() async throws {
-        let started = try await start(["sh", "-c", "trap '' TERM INT; echo ready >&2; exec sleep 600"], readyLine: "ready")
+        // No exec after the ready line: /proc shows a process's environment only once an exec
+        // under way is done, and the test reads it as soon as the line comes (a full run once
+        // found no command). The sandbox kills the command's whole group, sleep included.
+        let started = try await start(["sh", "-c", "trap '' TERM INT; echo ready >&2; while :; do sleep 1; done"], readyLine: "ready")
         started.sandbox.send(SIGTERM)
         // 5 s of grace, then SIGKILL: the sandbox exits as its command did, 128 + 9.
         #expect(try await started.sandbox.exitStatus(timeout: .seconds(20)) == 128 + SIGKILL)
