@@ -13,6 +13,7 @@ let package = Package(
     products: [
         .library(name: "PulseAudio", targets: ["PulseAudio"]),
         .library(name: "RouteKit", targets: ["RouteKit"]),
+        .library(name: "PipeWireDefaults", targets: ["PipeWireDefaults"]),
         .library(name: "DumpReader", targets: ["DumpReader"]),
         .library(name: "RouteKitTesting", targets: ["RouteKitTesting"]),
         .library(name: "SoundServerSandbox", targets: ["SoundServerSandbox"]),
@@ -84,10 +85,17 @@ let package = Package(
             dependencies: [
                 "ConcurrencySupport",
                 "PulseAudio",
-                "ProcessRunner",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
+            swiftSettings: strictSettings
+        ),
+        // PipeWire's own defaults and settings, read and written with its tools (pw-metadata,
+        // wpctl): the configured defaults RouteKit's stop() puts back, WirePlumber's settings.
+        // Apart from the engine, which needs no child process.
+        .target(
+            name: "PipeWireDefaults",
+            dependencies: ["RouteKit", "ProcessRunner"],
             swiftSettings: strictSettings
         ),
         // sd-bus from libsystemd, as a system library: headers in /usr/include/systemd, and a
@@ -189,6 +197,7 @@ let package = Package(
                 "DBus",
                 "MediaControl",
                 "MPRIS",
+                "PipeWireDefaults",
                 "ProcessRunner",
                 "ScreenLock",
                 "DumpReader",
@@ -301,7 +310,7 @@ let package = Package(
             name: "RouteKitTests",
             dependencies: [
                 "ConcurrencySupport",
-                "MediaControl", "RouteKit", "RouteKitTesting", "PulseAudio", "SoundServerSandbox", "TestSupport",
+                "MediaControl", "PipeWireDefaults", "RouteKit", "RouteKitTesting", "PulseAudio", "SoundServerSandbox", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
@@ -396,7 +405,8 @@ let package = Package(
         ),
         .testTarget(
             name: "RouteCtlTests",
-            dependencies: ["ConcurrencySupport", "ProcessRunner", "RouteCtlCommands", "DBus", "MediaControl", "PulseAudio", "RouteKit", "RouteKitTesting",
+            dependencies: ["ConcurrencySupport", "ProcessRunner", "RouteCtlCommands", "DBus", "MediaControl", "PipeWireDefaults", "PulseAudio",
+                           "RouteKit", "RouteKitTesting",
                            "SoundServerSandbox", "TestSupport"],
             swiftSettings: strictSettings
         ),

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import PipeWireDefaults
 import RouteKit
 
 /// Which PipeWire `routectl daemon` reads the user's configured defaults from, so that

@@ -3,6 +3,7 @@ import DBus
 import FoundationEssentials
 import Glibc
 import Logging
+import PipeWireDefaults
 import PulseAudio
 import RouteKit
 import MediaControl

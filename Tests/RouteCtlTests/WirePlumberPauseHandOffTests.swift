@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import PipeWireDefaults
 import RouteKit
 import SoundServerSandbox
 import TestSupport

@@ -1,6 +1,7 @@
 import ConcurrencySupport
 import Foundation
 import Logging
+import PipeWireDefaults
 import PulseAudio
 import RouteKit
 import RouteKitTesting

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import PipeWireDefaults
 import PulseAudio
 import RouteKit
 import SoundServerSandbox

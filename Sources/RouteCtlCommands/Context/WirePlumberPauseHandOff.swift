@@ -1,4 +1,5 @@
 import Logging
+import PipeWireDefaults
 import RouteKit
 import ServiceLifecycle
 

@@ -45,7 +45,7 @@ public final class AudioDeviceManager: Sendable {
     ///   - preferences: the ordered preference list (its first entry is the preferred device);
     ///     it can change at any time.
     ///   - configuredDefaults: reads the user's configured defaults, so that ``stop()`` can put
-    ///     them back exactly (``PipeWireConfiguredDefaults`` on PipeWire); without one, ``stop()``
+    ///     them back exactly (`PipeWireConfiguredDefaults`, in PipeWireDefaults, on PipeWire); without one, ``stop()``
     ///     restores the defaults that were in use at start.
     ///   - profileTimeout: how long a card may take to bring up a profile's devices, and the
     ///     server to confirm a new default.

@@ -16,7 +16,7 @@ public struct ConfiguredDefaults: Hashable, Sendable {
 }
 
 /// Reads a server's ``ConfiguredDefaults`` and, where it can, writes them back
-/// (``PipeWireConfiguredDefaults`` does both).
+/// (`PipeWireConfiguredDefaults`, in the PipeWireDefaults module, does both).
 public protocol ConfiguredDefaultsReader: Sendable {
     /// The configured defaults now. Throws when they cannot be read (the server is not
     /// PipeWire, or its tools are missing); the manager then restores the defaults it found.

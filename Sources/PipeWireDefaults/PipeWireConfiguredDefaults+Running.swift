@@ -1,4 +1,5 @@
 import ProcessRunner
+import RouteKit
 
 /// Running `pw-metadata` once.
 extension PipeWireConfiguredDefaults {

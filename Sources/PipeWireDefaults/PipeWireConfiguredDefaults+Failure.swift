@@ -1,4 +1,5 @@
 import FoundationEssentials
+import RouteKit
 
 /// How reading or writing the configured defaults fails.
 extension PipeWireConfiguredDefaults {

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import RouteKit
 
 
 /// Just enough of SPA JSON (PipeWire's relaxed JSON) to read a default's `name`: an object

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import ProcessRunner
+import RouteKit
 
 /// Reads the user's configured defaults from PipeWire's `default` metadata, with
 /// `pw-metadata -n default 0`: the keys `default.configured.audio.sink` and

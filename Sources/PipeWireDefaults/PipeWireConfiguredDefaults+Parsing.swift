@@ -1,4 +1,5 @@
 import FoundationEssentials
+import RouteKit
 
 /// Reading `pw-metadata`'s output.
 extension PipeWireConfiguredDefaults {

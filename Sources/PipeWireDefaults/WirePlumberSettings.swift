@@ -1,5 +1,6 @@
 import FoundationEssentials
 import ProcessRunner
+import RouteKit
 
 /// WirePlumber 0.5's run-time settings: the `sm-settings` metadata (subject 0, SPA JSON
 /// values), read and written with `pw-metadata` as ``PipeWireConfiguredDefaults`` runs it.

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import ProcessRunner
+import RouteKit
 
 /// Finding `pw-metadata`.
 extension PipeWireConfiguredDefaults {
