@@ -13,12 +13,7 @@ import Testing
 struct AccessCheckTests {
     @Test("20 method calls to an exported object: the serving connection asks the bus for no caller's credentials")
     func noCredentialsQueries() async throws {
-        try await PrivateSessionBus.withBus { bus in
-            let server = try await BusConnection.open(.address(bus.address))
-            let object = try await server.export(EchoInterface.interface, at: EchoInterface.path,
-                                                 properties: EchoInterface.initialProperties)
-            #expect(try await server.requestName(EchoInterface.busName) == .primaryOwner)
-            let client = try await BusConnection.open(.address(bus.address))
+        try await withPeers { bus, _, client, _ in
             let serverName = try #require(try await client.owner(of: EchoInterface.busName))
             let monitor = try await CredentialQueries(address: bus.address)
             defer { monitor.stop() }
@@ -26,23 +21,15 @@ struct AccessCheckTests {
             let clientName = try await monitor.waitUntilListening {
                 _ = try? await client.call(Self.bus("GetConnectionCredentials", [.string(serverName)]))
             }
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask {
-                    for await call in object.calls { call.reply(call.arguments) }
-                }
-                for number in 0..<20 {
-                    let answer = try await client.call(EchoInterface.call("Echo", [.variant(.uint32(UInt32(number)))]))
-                    #expect(answer == [.variant(.uint32(UInt32(number)))])
-                }
-                // A last query of the client's, seen after anything the server sent before it.
-                _ = try? await client.call(Self.bus("GetConnectionCredentials", [.string(serverName)]))
-                try await monitor.waitForQuery(from: clientName)
-                let fromServer = monitor.senders.filter { $0 == serverName }
-                #expect(fromServer.isEmpty, "the server asked for a caller's credentials \(fromServer.count) times in 20 calls")
-                group.cancelAll()
-                await server.close()
+            for number in 0..<20 {
+                let answer = try await client.call(EchoInterface.call("Echo", [.variant(.uint32(UInt32(number)))]))
+                #expect(answer == [.variant(.uint32(UInt32(number)))])
             }
-            await client.close()
+            // A last query of the client's, seen after anything the server sent before it.
+            _ = try? await client.call(Self.bus("GetConnectionCredentials", [.string(serverName)]))
+            try await monitor.waitForQuery(from: clientName)
+            let fromServer = monitor.senders.filter { $0 == serverName }
+            #expect(fromServer.isEmpty, "the server asked for a caller's credentials \(fromServer.count) times in 20 calls")
         }
     }
 
