@@ -349,9 +349,3 @@ private struct Facts {
         }
     }
 }
-
-extension String {
-    func containsAny(_ needles: String...) -> Bool {
-        needles.contains { contains($0) }
-    }
-}
