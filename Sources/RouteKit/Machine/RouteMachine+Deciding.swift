@@ -19,9 +19,7 @@ extension RouteMachine {
     /// headset just switched on). With no candidate, the server's own choice stands.
     mutating func decide(_ reason: RouteChangeReason, now: ContinuousClock.Instant) -> [RouteAction] {
         guard isConnected else { return [] }
-        let tiers = routingTiers()
-            .map { $0.filter { refused[$0.id] == nil && unconfirmed[$0.id] == nil && !isHeldBack($0.id, now: now) } }
-            .filter { !$0.isEmpty }
+        let tiers = candidateTiers(now: now)
         let appeared = newcomers
         newcomers.removeAll()
         if let pending {
@@ -41,6 +39,15 @@ extension RouteMachine {
             return report(target, reason: refined)
         }
         return beginSwitch(to: target, reason: refined, now: now)
+    }
+
+    /// The routing tiers without the devices set aside (refused, unconfirmed) or held back.
+    /// Not `mutating`, so that its closures borrow the machine instead of copying it.
+    private func candidateTiers(now: ContinuousClock.Instant) -> [[AudioDevice]] {
+        let tiers = routingTiers()
+        guard !refused.isEmpty || !unconfirmed.isEmpty || !holdOff.isEmpty else { return tiers }
+        return tiers.map { $0.filter { refused[$0.id] == nil && unconfirmed[$0.id] == nil && !isHeldBack($0.id, now: now) } }
+            .filter { !$0.isEmpty }
     }
 
     /// Whether `device` already carries the route: no profile to select, and (system scope)

@@ -5,6 +5,7 @@ extension RouteMachine {
     /// devices that are no longer usable (one that flaps starts over each time it is back).
     mutating func noteHoldOff(arrived: Set<AudioDevice.ID>, now: ContinuousClock.Instant) {
         holdOff.arrived(arrived, at: now, holdOff: automatic.holdOff)
+        guard !holdOff.isEmpty else { return }
         holdOff.keep(only: Set(devices.filter(RoutePolicy.isUsable).map(\.id)))
     }
 

@@ -42,48 +42,131 @@ public struct AudioDevice: Hashable, Sendable, Identifiable, CustomStringConvert
     }
 
     /// The stable identity.
-    public var id: ID
+    public var id: ID {
+        get { storage.fields.id }
+        set { update { $0.id = newValue } }
+    }
+
     /// Its kind.
-    public var kind: AudioDeviceKind
+    public var kind: AudioDeviceKind {
+        get { storage.fields.kind }
+        set { update { $0.kind = newValue } }
+    }
+
     /// What a person reads, for example `WH-1000XM4` or `Headphones (Built-in Audio)`.
-    public var description: String
+    public var description: String {
+        get { storage.fields.description }
+        set { update { $0.description = newValue } }
+    }
+
     /// `device.bus`: `bluetooth`, `usb`, `pci`, ... when the server says.
-    public var bus: String?
+    public var bus: String? {
+        get { storage.fields.bus }
+        set { update { $0.bus = newValue } }
+    }
+
     /// `device.form_factor`: `headset`, `internal`, `speaker`, ... when the server says.
-    public var formFactor: String?
+    public var formFactor: String? {
+        get { storage.fields.formFactor }
+        set { update { $0.formFactor = newValue } }
+    }
+
     /// Whether it can be used now (a jack with something in it, a connected profile).
-    public var availability: PortAvailability
+    public var availability: PortAvailability {
+        get { storage.fields.availability }
+        set { update { $0.availability = newValue } }
+    }
+
     /// Whether audio goes to it (or comes from it) now: its sink (or, for an input-only
     /// device, its source) is the default, on this port.
-    public var isActive: Bool
+    public var isActive: Bool {
+        get { storage.fields.isActive }
+        set { update { $0.isActive = newValue } }
+    }
+
     /// The card it belongs to, nil for devices without one.
-    public var card: String?
+    public var card: String? {
+        get { storage.fields.card }
+        set { update { $0.card = newValue } }
+    }
+
     /// Where its audio goes, nil for an input-only device.
-    public var output: Endpoint?
+    public var output: Endpoint? {
+        get { storage.fields.output }
+        set { update { $0.output = newValue } }
+    }
+
     /// Where its audio comes from, nil when it has no input of its own.
-    public var input: Endpoint?
+    public var input: Endpoint? {
+        get { storage.fields.input }
+        set { update { $0.input = newValue } }
+    }
+
     /// The card profile to select before it can be used, nil when the active profile will do.
-    public var requiredProfile: String?
+    public var requiredProfile: String? {
+        get { storage.fields.requiredProfile }
+        set { update { $0.requiredProfile = newValue } }
+    }
+
     /// The card profile that carries its output and its input at once, for calls: a
     /// Bluetooth headset's headset profile (HSP/HFP) while it plays in A2DP. Nil when no
     /// profile offers both, or for devices without a card.
-    public var callProfile: String?
+    public var callProfile: String? {
+        get { storage.fields.callProfile }
+        set { update { $0.callProfile = newValue } }
+    }
 
     /// A device from its parts.
     public init(id: ID, kind: AudioDeviceKind, description: String, bus: String?, formFactor: String?,
                 availability: PortAvailability, isActive: Bool, card: String?, output: Endpoint?,
                 input: Endpoint?, requiredProfile: String?, callProfile: String? = nil) {
-        self.id = id
-        self.kind = kind
-        self.description = description
-        self.bus = bus
-        self.formFactor = formFactor
-        self.availability = availability
-        self.isActive = isActive
-        self.card = card
-        self.output = output
-        self.input = input
-        self.requiredProfile = requiredProfile
-        self.callProfile = callProfile
+        storage = Storage(Fields(id: id, kind: kind, description: description, bus: bus, formFactor: formFactor,
+                                 availability: availability, isActive: isActive, card: card, output: output,
+                                 input: input, requiredProfile: requiredProfile, callProfile: callProfile))
+    }
+
+    /// Two devices are equal when every value is; the same storage needs no comparison.
+    public static func == (lhs: AudioDevice, rhs: AudioDevice) -> Bool {
+        lhs.storage === rhs.storage || lhs.storage.fields == rhs.storage.fields
+    }
+
+    /// Hashes every value, as `==` compares them.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(storage.fields)
+    }
+
+    // MARK: Storage
+
+    /// The values, behind one reference: a device is copied many times per decision (into
+    /// lists, tiers, events), and a copy of a dozen strings is a dozen reference counts, where
+    /// a copy of this is one. Copy-on-write, as the standard library's collections.
+    private var storage: Storage
+
+    private struct Fields: Hashable, Sendable {
+        var id: ID
+        var kind: AudioDeviceKind
+        var description: String
+        var bus: String?
+        var formFactor: String?
+        var availability: PortAvailability
+        var isActive: Bool
+        var card: String?
+        var output: Endpoint?
+        var input: Endpoint?
+        var requiredProfile: String?
+        var callProfile: String?
+    }
+
+    /// `@unchecked Sendable`: `fields` is changed only through `update(_:)`, which copies the
+    /// storage first unless this device holds the only reference to it, so no storage that two
+    /// values (or two threads) can see is ever changed.
+    private final class Storage: @unchecked Sendable {
+        var fields: Fields
+        init(_ fields: Fields) { self.fields = fields }
+    }
+
+    private mutating func update(_ change: (inout Fields) -> Void) {
+        if !isKnownUniquelyReferenced(&storage) { storage = Storage(storage.fields) }
+        change(&storage.fields)
     }
 }

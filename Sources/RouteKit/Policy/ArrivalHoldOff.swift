@@ -17,6 +17,9 @@ struct ArrivalHoldOff: Sendable, Equatable {
         arrivals = arrivals.filter { usable.contains($0.key) }
     }
 
+    /// Whether no device is held.
+    var isEmpty: Bool { arrivals.isEmpty }
+
     /// Whether `device` is still held back at `now`.
     func isHeld(_ device: AudioDevice.ID, now: ContinuousClock.Instant, holdOff: Duration) -> Bool {
         arrivals[device].map { now - $0 < holdOff } ?? false

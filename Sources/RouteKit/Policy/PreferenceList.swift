@@ -27,8 +27,15 @@ public struct PreferenceList: Hashable, Sendable, CustomStringConvertible {
 
     /// Every entry, best first, each once.
     public var ordered: [AudioPreference] {
-        var seen = Set<AudioPreference>()
-        return ([preferred] + others.map(Optional.some) + [fallback]).compactMap { $0 }.filter { seen.insert($0).inserted }
+        // A list is a few entries long and read at every decision: a linear check for
+        // duplicates costs less than hashing each entry's text.
+        var entries: [AudioPreference] = []
+        entries.reserveCapacity(others.count + 2)
+        for entry in CollectionOfOne(preferred).compactMap({ $0 }) + others + CollectionOfOne(fallback).compactMap({ $0 })
+        where !entries.contains(entry) {
+            entries.append(entry)
+        }
+        return entries
     }
 
     /// Whether there is no entry at all.
