@@ -403,6 +403,8 @@ struct EngineLoop: Sendable {
                 if case .application(let selector) = executor.scope {
                     await executor.muteCaptureStreams(selector, muted: muted)
                 }
+            case .readDefaultsAfresh:
+                actions += await readDefaultsOnRenewedConnection()
             case .refuse:
                 break  // told to the command's ticket as it was decided
             }

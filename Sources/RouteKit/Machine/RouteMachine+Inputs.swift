@@ -240,6 +240,12 @@ extension RouteMachine {
             return [.emit(.microphoneMuteChanged(isMuted: muted))]
         case .refresh:
             reason = .refreshed
+        case .defaultSinkSeenElsewhere(let sink):
+            // The connection's view of the default is read again when another client's differs:
+            // pipewire-pulse's copy of the graph can miss a change for good. A switch under way
+            // has its own recheck; application scope routes streams, not defaults.
+            guard isConnected, configuration.isSystemScope, pending == nil, sink != defaultSink else { return [] }
+            return [.readDefaultsAfresh]
         case .setAutomaticChoice(let choice):
             automatic = choice
             reason = .preferencesChanged

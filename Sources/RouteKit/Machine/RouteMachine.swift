@@ -201,6 +201,9 @@ enum RouteAction: Sendable, Equatable {
     /// Application scope: mute or unmute the selected capture streams (the call's own), and
     /// those that start later while muted.
     case muteCaptureStreams(muted: Bool)
+    /// Renew the server's connection and read the defaults on the new one: the old one may
+    /// have missed a change of the default for good (pipewire-pulse, Docs/Reliability.md).
+    case readDefaultsAfresh
     /// Answer the command being handled with a refusal: nothing was changed.
     case refuse(CommandRefusal)
     /// Tell subscribers.
@@ -238,6 +241,9 @@ enum RouteCommand: Sendable, Equatable {
     case muteMicrophone(Bool)
     case refresh
     case setAutomaticChoice(AutomaticChoice)
+    /// The server's default sink as read apart from the manager's connection (PipeWire's
+    /// "default" metadata, read by a client of its own).
+    case defaultSinkSeenElsewhere(String)
 }
 
 /// A change the executor made, reported back for the ledger.

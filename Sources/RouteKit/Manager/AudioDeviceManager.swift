@@ -176,6 +176,22 @@ public final class AudioDeviceManager: Sendable {
         await send(.refresh)
     }
 
+    /// Tells the manager the default sink that a client other than its own connection reads
+    /// now, for example from PipeWire's "default" metadata with `pw-metadata` (the
+    /// `PipeWireDefaults` library). When the manager's view differs and no switch of its own
+    /// is under way, it renews its connection, reads the defaults on the new one and decides
+    /// on what it finds; otherwise nothing happens.
+    ///
+    /// pipewire-pulse's copy of the graph misses a change of the default made while another
+    /// client connects, and keeps the old one until the next change: at login, when the
+    /// session manager restores the default beside every starting client, the route can stay
+    /// where the manager believes it is while audio plays elsewhere (Docs/Reliability.md,
+    /// "The PipeWire default that never reaches long-lived connections"). `routectl daemon`
+    /// asks this shortly after it starts on PipeWire.
+    public func reconcileDefaultSink(seenElsewhere sink: String) async {
+        await send(.defaultSinkSeenElsewhere(sink))
+    }
+
     /// Hands a command to the loop and waits until it has settled; returns what the loop noted
     /// for the caller. Not running: the command changes only what is kept for the next start
     /// (a refusal is still told).
