@@ -15,6 +15,12 @@ extension PipeWireConfiguredDefaults {
     /// `pw-metadata`'s, an `update` line out of shape, or a configured default's value that
     /// ``deviceName(fromJSON:)`` cannot read.
     package static func parse(_ output: String) throws(Failure) -> ConfiguredDefaults {
+        try parse(output, keys: (sink: sinkKey, source: sourceKey))
+    }
+
+    /// The defaults under `keys` (the configured ones, or those in use) in `pw-metadata -n
+    /// default 0`'s output, read and checked as ``parse(_:)`` says.
+    package static func parse(_ output: String, keys: (sink: String, source: String)) throws(Failure) -> ConfiguredDefaults {
         var defaults = ConfiguredDefaults(sink: nil, source: nil)
         var found = false
         for rawLine in output.split(whereSeparator: \.isNewline) {
@@ -25,8 +31,8 @@ extension PipeWireConfiguredDefaults {
                 let update = try MetadataUpdate(line: line)
                 guard update.subject == 0 else { continue }
                 switch update.key {
-                case sinkKey: defaults.sink = try name(in: update, line: line)
-                case sourceKey: defaults.source = try name(in: update, line: line)
+                case keys.sink: defaults.sink = try name(in: update, line: line)
+                case keys.source: defaults.source = try name(in: update, line: line)
                 default: continue
                 }
             }

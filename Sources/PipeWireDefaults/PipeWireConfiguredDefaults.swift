@@ -22,6 +22,10 @@ public struct PipeWireConfiguredDefaults: ConfiguredDefaultsReader {
     static let sinkKey = "default.configured.audio.sink"
     /// The metadata key of the configured default source.
     static let sourceKey = "default.configured.audio.source"
+    /// The metadata key of the default sink in use (WirePlumber's choice, configured or not).
+    package static let effectiveSinkKey = "default.audio.sink"
+    /// The metadata key of the default source in use.
+    package static let effectiveSourceKey = "default.audio.source"
 
     /// The complete environment `pw-metadata` runs with; nil runs it with this process's.
     /// `PIPEWIRE_RUNTIME_DIR`, `XDG_RUNTIME_DIR` and `PIPEWIRE_REMOTE` choose the PipeWire
@@ -57,6 +61,18 @@ public struct PipeWireConfiguredDefaults: ConfiguredDefaultsReader {
         let path = try Self.locate(executable, in: environment)
         let run = try await Self.run([path, "-n", "default", "0"], environment: environment, timeout: timeout)
         return try Self.parse(run.standardOutput)
+    }
+
+    /// Runs `pw-metadata -n default 0` and returns the defaults in use, as WirePlumber chose
+    /// them (`default.audio.sink`, `default.audio.source`), configured or not: what a client
+    /// connecting now reads as the server's defaults. A long-lived pipewire-pulse connection can
+    /// have missed a change of them (``AudioDeviceManager/reconcileDefaultSink(seenElsewhere:)``).
+    /// Throws as ``configuredDefaults()`` does.
+    public func effectiveDefaults() async throws -> ConfiguredDefaults {
+        let environment = self.environment ?? ProcessInfo.processInfo.environment
+        let path = try Self.locate(executable, in: environment)
+        let run = try await Self.run([path, "-n", "default", "0"], environment: environment, timeout: timeout)
+        return try Self.parse(run.standardOutput, keys: (sink: Self.effectiveSinkKey, source: Self.effectiveSourceKey))
     }
 
     /// Writes `default.configured.audio.sink` (`output`) or `.source` with

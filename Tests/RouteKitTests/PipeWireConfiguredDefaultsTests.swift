@@ -42,6 +42,18 @@ struct PipeWireConfiguredDefaultsTests {
         #expect(try Reader.parse(output) == ConfiguredDefaults(sink: nil, source: nil))
     }
 
+    @Test("the defaults in use are read from default.audio.*, not from the configured keys")
+    func inUse() throws {
+        let inUse = try Reader.parse(Self.realOutput, keys: (sink: Reader.effectiveSinkKey, source: Reader.effectiveSourceKey))
+        #expect(inUse == ConfiguredDefaults(sink: "b", source: "a"))
+        let configuredOnly = """
+            Found "default" metadata 35
+            update: id:0 key:'default.configured.audio.sink' value:'{ "name": "b" }' type:'Spa:String:JSON'
+            """
+        #expect(try Reader.parse(configuredOnly, keys: (sink: Reader.effectiveSinkKey, source: Reader.effectiveSourceKey))
+                == ConfiguredDefaults(sink: nil, source: nil))
+    }
+
     @Test("metadata with no keys at all: nothing configured")
     func noKeys() throws {
         #expect(try Reader.parse("Found \"default\" metadata 35\n") == ConfiguredDefaults(sink: nil, source: nil))
@@ -239,6 +251,7 @@ struct PipeWireConfiguredDefaultsTests {
             """, executable: true)
         let reader = Reader(environment: [:], executable: script)
         #expect(try await reader.configuredDefaults() == ConfiguredDefaults(sink: "b", source: "mic 1"))
+        #expect(try await reader.effectiveDefaults() == ConfiguredDefaults(sink: "b", source: "a"))
     }
 
     // MARK: A real PipeWire
@@ -264,6 +277,8 @@ struct PipeWireConfiguredDefaultsTests {
             }
             #expect(try await reader.configuredDefaults() == ConfiguredDefaults(sink: nil, source: nil),
                     "a fresh PipeWire has no configured default")
+            let chosen = try await reader.effectiveDefaults().sink
+            #expect(chosen == "speaker" || chosen == "usb_headset", "WirePlumber's choice is in use: \(chosen ?? "none")")
 
             _ = try await server.pactl("set-default-sink", "usb_headset")
             try await waitForConfiguredDefaults("usb_headset configured", on: server) { $0.sink == "usb_headset" }

@@ -1,3 +1,4 @@
+import PipeWireDefaults
 import PulseAudio
 import RouteKit
 import SoundServerSandbox
@@ -53,6 +54,50 @@ struct ManagerMissedDefaultTests {
             // moved back.
             try await rig.observer.renewConnection()
             try await rig.expectRoute(on: device, "after the renewal")
+        }
+    }
+
+    @Test("another client's change the connection missed is read once PipeWire's own view is handed over",
+          .timeLimit(.minutes(3)))
+    func missedChangeHandedOver() async throws {
+        let speaker = ConventionDevice.speakerphone("builtin")
+        let hdmi = ConventionDevice.hdmi()
+        // No Bluetooth device: the manager leaves the server's choice alone and reports it, so
+        // that another client's changes cost no switch back.
+        try await LiveManagerRig.run(.pipewire, preferences: [.kind(.bluetooth)]) { rig in
+            try await rig.plug(speaker)
+            try await rig.plug(hdmi)
+            try await rig.start(expecting: nil)
+            var missed: ConventionDevice?
+            var attempts = 0
+            while missed == nil, attempts < 60 {
+                attempts += 1
+                let next = try await Self.defaultSinkAfresh(rig.server) == speaker.name ? hdmi : speaker
+                let mark = await rig.recorder.count
+                try await NewcomerStorm.during(rig.server) {
+                    _ = try await rig.server.pactl("set-default-sink", next.name)
+                }
+                try await whileRenewing(rig.observer) {
+                    try await waitUntil("\(next.name) the default, as a client connecting now reads it", observer: rig.observer) {
+                        try await Self.defaultSinkAfresh(rig.server) == next.name
+                    }
+                }
+                // Seen, the manager reports it at once; a second without a report is a miss.
+                do {
+                    _ = try await rig.recorder.waitForRoute(to: next.id, after: mark, timeout: .seconds(1))
+                } catch is TimedOut {
+                    missed = next
+                }
+            }
+            let target = try #require(missed, "no change was missed in \(attempts) tries")
+            let reader = PipeWireConfiguredDefaults(environment: rig.server.environment)
+            let seen = try #require(try await reader.effectiveDefaults().sink)
+            #expect(seen == target.name, "pw-metadata reads the change the manager missed")
+            let mark = await rig.recorder.count
+            await rig.manager.reconcileDefaultSink(seenElsewhere: seen)
+            let change = try await rig.recorder.waitForRoute(to: target.id, after: mark)
+            #expect(change.reason == .changedElsewhere, "\(change)")
+            #expect(await rig.recorder.switchFailures(after: mark).isEmpty)
         }
     }
 
