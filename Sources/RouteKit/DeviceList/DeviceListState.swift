@@ -68,9 +68,14 @@ struct DeviceListState: Sendable {
     }
 
     mutating func upsert(_ source: SourceInfo) -> DeviceList.Change {
+        let wasMonitor = sources[source.index]?.isMonitor ?? true
         sources[source.index] = source
         let key = groupKey(of: source)
         let old = move(source: source.index, to: key)
+        // A sink's monitor is in no device (DeviceModel leaves monitors out): its group's
+        // devices stay as they are, and rebuilding them (classifying again) would only delay
+        // the removal or arrival of the sink that comes with it.
+        if wasMonitor, source.isMonitor, old == key || old == nil { return DeviceList.Change() }
         return rebuild([old, key])
     }
 
@@ -90,8 +95,14 @@ struct DeviceListState: Sendable {
     }
 
     mutating func removeSource(_ index: UInt32) -> DeviceList.Change {
-        guard sources.removeValue(forKey: index) != nil else { return DeviceList.Change() }
-        return rebuild([move(source: index, to: nil)])
+        guard let removed = sources.removeValue(forKey: index) else { return DeviceList.Change() }
+        let old = move(source: index, to: nil)
+        // A monitor is in no device: see upsert(_:).
+        if removed.isMonitor {
+            if let old, members[old]?.isEmpty ?? false, groups[old] == nil { members.removeValue(forKey: old) }
+            return DeviceList.Change()
+        }
+        return rebuild([old])
     }
 
     mutating func removeCard(_ index: UInt32) -> DeviceList.Change {
