@@ -297,7 +297,7 @@ let package = Package(
         // What the test targets share: waiting on events without sleeping, pacat streams.
         .target(
             name: "TestSupport",
-            dependencies: ["ConcurrencySupport", "ProcessRunner", "PulseAudio", "SoundServerSandbox"],
+            dependencies: ["ConcurrencySupport", "ProcessRunner", "PulseAudio", "RouteKit", "SoundServerSandbox"],
             path: "Tests/TestSupport",
             swiftSettings: strictSettings
         ),
