@@ -52,26 +52,28 @@ public struct SilentModeChanges: AsyncSequence, Sendable {
         let monitor: SilentModeMonitor
         var events: AsyncStream<PulseEvent>.Iterator
         var last: SilentMode?
-        /// The default sink's index at the last read: only its changes are looked at.
-        var sinkIndex: UInt32?
+        /// The default sink as last read: only its changes are looked at.
+        var following = DefaultSinkFollowing()
 
         /// The next different state; nil once the server's events end.
         public mutating func next() async -> SilentMode? {
-            if last == nil { return remember(await read()) }
+            if last == nil { return remember(await read(after: nil) ?? .unknown) }
             while let event = await events.next() {
                 let state: SilentMode
                 switch event {
                 case .connectionStateChanged(.ready):
-                    state = await read()
+                    guard let read = await read(after: nil) else { continue }
+                    state = read
                 case .connectionStateChanged:
-                    sinkIndex = nil
+                    following.forget()
                     state = .unknown
                 case .subscription(let change):
-                    guard matters(change) else { continue }
+                    guard following.matters(change) else { continue }
                     // A plug or unplug is first the route's business: the read waits until
                     // the switch it may cause is done, rather than keep the server busy then.
                     try? await Task.sleep(for: ServerFollowing.quietReadDelay)
-                    state = await read()
+                    guard let read = await read(after: change) else { continue }
+                    state = read
                 }
                 if state != last { return remember(state) }
             }
@@ -83,30 +85,16 @@ public struct SilentModeChanges: AsyncSequence, Sendable {
             return state
         }
 
-        /// Whether `change` can change the answer: the defaults, the default sink itself, and
-        /// a new sink while the default names none that is listed. Another sink coming or
-        /// going cannot: if it becomes the default, the server says so. (Reading the whole
-        /// list at every plug would put this monitor's requests ahead of the route's switch on
-        /// a connection it shares with the engine.)
-        private func matters(_ change: SubscriptionEvent) -> Bool {
-            switch change.facility {
-            case .server: true
-            case .sink: change.index == sinkIndex || (change.kind == .new && sinkIndex == nil)
-            default: false
-            }
-        }
-
-        private mutating func read() async -> SilentMode {
-            let server = monitor.server
+        /// Silent mode after `change` (nil: read it all); nil when nothing it depends on
+        /// changed.
+        private mutating func read(after change: SubscriptionEvent?) async -> SilentMode? {
             do {
-                async let info = server.serverInfo()
-                let sinks = try await server.sinks()
-                let name = try await info.defaultSinkName
-                sinkIndex = sinks.first { $0.name == name }?.index
-                return SilentMode(defaultSinkName: name, sinks: sinks)
+                switch try await following.read(after: change, from: monitor.server) {
+                case .unchanged: return nil
+                case .read(let name, let sink): return SilentMode(defaultSinkName: name, sinks: sink.map { [$0] } ?? [])
+                }
             } catch {
                 monitor.logger.debug("silent mode: server unreadable", metadata: ["error": "\(error)"])
-                sinkIndex = nil
                 return .unknown
             }
         }

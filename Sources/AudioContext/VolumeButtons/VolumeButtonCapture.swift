@@ -99,8 +99,8 @@ public struct VolumeButtonCapture: Sendable {
     struct Loop {
         let capture: VolumeButtonCapture
         let report: @Sendable (VolumeCaptureEvent) -> Void
-        /// The held sink's index at the last reading: only its changes are looked at.
-        var sinkIndex: UInt32?
+        /// The default sink as last read: only its changes are looked at.
+        var following = DefaultSinkFollowing()
 
         init(capture: VolumeButtonCapture, report: @escaping @Sendable (VolumeCaptureEvent) -> Void) {
             self.capture = capture
@@ -115,15 +115,15 @@ public struct VolumeButtonCapture: Sendable {
                 case .command(.start):
                     guard !machine.isCapturing else { continue }
                     // Unreadable now: capture waits for a sink, nothing changed yet.
-                    let reading = await read() ?? nil
+                    let reading = await read(after: nil) ?? nil
                     await perform(machine.start(reading), on: &machine)
                 case .command(.stop):
                     await perform(machine.stop(), on: &machine)
                 case .server(.subscription(let change)):
-                    guard machine.isCapturing, matters(change), let reading = await read() else { continue }
+                    guard machine.isCapturing, following.matters(change), let reading = await read(after: change) else { continue }
                     await perform(machine.observe(reading), on: &machine)
                 case .server(.connectionStateChanged(.ready)):
-                    guard machine.isCapturing, let reading = await read() else { continue }
+                    guard machine.isCapturing, let reading = await read(after: nil) else { continue }
                     await perform(machine.observe(reading), on: &machine)
                 case .server(.connectionStateChanged):
                     continue
@@ -131,31 +131,20 @@ public struct VolumeButtonCapture: Sendable {
             }
         }
 
-        /// Whether `change` can change the reading: the defaults, a sink listed or
-        /// unlisted, the held sink itself.
-        private func matters(_ change: SubscriptionEvent) -> Bool {
-            switch change.facility {
-            case .server: true
-            case .sink: change.kind != .change || change.index == sinkIndex
-            default: false
-            }
-        }
-
-        /// The default sink now (nil inside: there is none), or nil when the server cannot be
-        /// read: then nothing is decided (a failed read is no "default gone", which would
+        /// The default sink after `change` (nil: read it all; `.some(nil)` inside: there is
+        /// none), or nil when the server cannot be read or nothing the reading depends on
+        /// changed: then nothing is decided (a failed read is no "default gone", which would
         /// take the held level for the user's).
-        private mutating func read() async -> DefaultSinkReading?? {
-            let server = capture.server
+        private mutating func read(after change: SubscriptionEvent?) async -> DefaultSinkReading?? {
             do {
-                async let info = server.serverInfo()
-                let sinks = try await server.sinks()
-                let name = try await info.defaultSinkName
-                let sink = sinks.first { $0.name == name }
-                sinkIndex = sink?.index
-                return .some(sink.map { DefaultSinkReading(sink: $0.name, level: SinkLevel(volume: $0.volume, isMuted: $0.isMuted)) })
+                switch try await following.read(after: change, from: capture.server) {
+                case .unchanged:
+                    return nil
+                case .read(_, let sink):
+                    return .some(sink.map { DefaultSinkReading(sink: $0.name, level: SinkLevel(volume: $0.volume, isMuted: $0.isMuted)) })
+                }
             } catch {
                 capture.logger.debug("volume capture: server unreadable", metadata: ["error": "\(error)"])
-                sinkIndex = nil
                 return nil
             }
         }
