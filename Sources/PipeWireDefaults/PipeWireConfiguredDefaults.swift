@@ -57,10 +57,7 @@ public struct PipeWireConfiguredDefaults: ConfiguredDefaultsReader {
     /// ``Failure`` when the program is missing, fails, outlives ``timeout``, or prints what
     /// cannot be read; `CancellationError` (after killing it) when the task is cancelled.
     public func configuredDefaults() async throws -> ConfiguredDefaults {
-        let environment = self.environment ?? ProcessInfo.processInfo.environment
-        let path = try Self.locate(executable, in: environment)
-        let run = try await Self.run([path, "-n", "default", "0"], environment: environment, timeout: timeout)
-        return try Self.parse(run.standardOutput)
+        try await defaults(under: (sink: Self.sinkKey, source: Self.sourceKey))
     }
 
     /// Runs `pw-metadata -n default 0` and returns the defaults in use, as WirePlumber chose
@@ -69,10 +66,15 @@ public struct PipeWireConfiguredDefaults: ConfiguredDefaultsReader {
     /// have missed a change of them (``AudioDeviceManager/reconcileDefaultSink(seenElsewhere:)``).
     /// Throws as ``configuredDefaults()`` does.
     public func effectiveDefaults() async throws -> ConfiguredDefaults {
+        try await defaults(under: (sink: Self.effectiveSinkKey, source: Self.effectiveSourceKey))
+    }
+
+    /// Runs `pw-metadata -n default 0` once and reads the names under `keys`.
+    private func defaults(under keys: (sink: String, source: String)) async throws -> ConfiguredDefaults {
         let environment = self.environment ?? ProcessInfo.processInfo.environment
         let path = try Self.locate(executable, in: environment)
         let run = try await Self.run([path, "-n", "default", "0"], environment: environment, timeout: timeout)
-        return try Self.parse(run.standardOutput, keys: (sink: Self.effectiveSinkKey, source: Self.effectiveSourceKey))
+        return try Self.parse(run.standardOutput, keys: keys)
     }
 
     /// Writes `default.configured.audio.sink` (`output`) or `.source` with
