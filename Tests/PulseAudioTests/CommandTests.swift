@@ -67,10 +67,18 @@ struct CommandTests {
             let player = try await StreamProcess(on: server, .playback, device: "speaker")
             defer { player.stop() }
             let pid = "\(player.processID)"
-            try await waitUntil("the stream", observer: observer) {
-                try await observer.sinkInputs().contains { $0.properties["application.process.id"] == pid }
+            // Linked, on the client's connection too: pipewire-pulse lists a stream before it
+            // links it, with no volume yet (0 %, as many channels as it will have or not), and a
+            // volume set from that reading was lost on PipeWire 1.4.2 (1 run in 7: muted, at
+            // 100 %).
+            let isOurs: @Sendable (SinkInputInfo) -> Bool = { $0.properties["application.process.id"] == pid && $0.isLinked }
+            try await waitUntil("the stream, linked", observer: observer) {
+                try await observer.sinkInputs().contains(where: isOurs)
             }
-            let stream = try #require(try await client.sinkInputs().first { $0.properties["application.process.id"] == pid })
+            try await waitUntil("the stream, linked, on the client's connection", observer: client) {
+                try await client.sinkInputs().contains(where: isOurs)
+            }
+            let stream = try #require(try await client.sinkInputs().first(where: isOurs))
 
             try await client.setSinkMute("speaker", muted: true)
             try await client.setSinkVolume("speaker", ChannelVolumes(channelCount: 2, percent: 40))
