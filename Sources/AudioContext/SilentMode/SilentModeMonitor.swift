@@ -19,9 +19,8 @@ public struct SilentModeMonitor: Sendable {
 
     /// Silent mode now. Throws `PulseError` when the server cannot be read.
     public func current() async throws -> SilentMode {
-        async let info = server.serverInfo()
-        let sinks = try await server.sinks()
-        return try await SilentMode(defaultSinkName: info.defaultSinkName, sinks: sinks)
+        var following = DefaultSinkFollowing()
+        return try await SilentMode(following.read(after: nil, from: server)) ?? .unknown
     }
 
     /// Silent mode now, then each change: the first element is the state when iteration
@@ -89,14 +88,21 @@ public struct SilentModeChanges: AsyncSequence, Sendable {
         /// changed.
         private mutating func read(after change: SubscriptionEvent?) async -> SilentMode? {
             do {
-                switch try await following.read(after: change, from: monitor.server) {
-                case .unchanged: return nil
-                case .read(let name, let sink): return SilentMode(defaultSinkName: name, sinks: sink.map { [$0] } ?? [])
-                }
+                return try await SilentMode(following.read(after: change, from: monitor.server))
             } catch {
                 monitor.logger.debug("silent mode: server unreadable", metadata: ["error": "\(error)"])
                 return .unknown
             }
+        }
+    }
+}
+
+extension SilentMode {
+    /// Silent mode as `reading` shows it; nil when nothing it depends on changed.
+    init?(_ reading: DefaultSinkFollowing.Reading) {
+        switch reading {
+        case .unchanged: return nil
+        case .read(let name, let sink): self.init(defaultSinkName: name, sinks: sink.map { [$0] } ?? [])
         }
     }
 }
