@@ -52,6 +52,10 @@ struct MediaMachine: Sendable {
     /// Streams RouteKit unmuted, and when: a reading showing one muted soon after is older
     /// than the unmute.
     private var unmutedAt: [UInt32: ContinuousClock.Instant] = [:]
+    /// Private sinks removed a moment ago, and when: a reading of a stream that was in flight
+    /// when the removal was passed on (removals need no reading and overtake reads) may show
+    /// a stream the machine did not know played there.
+    private var removedPrivately: [UInt32: (sink: SinkRecord, at: ContinuousClock.Instant)] = [:]
 
     /// How long a stream moved away from a sink counts as moved by that sink's removal: a
     /// server that moves streams off a sink it removes says so in the same breath (PulseAudio
@@ -113,6 +117,8 @@ struct MediaMachine: Sendable {
     mutating func sinkRemoved(_ index: UInt32, now: ContinuousClock.Instant) -> [MediaAction] {
         guard let sink = sinks.removeValue(forKey: index) else { return [] }
         guard isPrivate(sink) else { return considerResuming(now: now) }
+        removedPrivately = removedPrivately.filter { $0.value.at.advanced(by: Self.returnWindow) >= now }
+        removedPrivately[index] = (sink, now)
         for (stream, gone) in departed where gone.sink == index && gone.at.advanced(by: Self.returnWindow) >= now {
             exposedWhileGone[stream] = (.outputLost(sink.name), now)
             departed.removeValue(forKey: stream)
@@ -132,16 +138,35 @@ struct MediaMachine: Sendable {
             landing.removeValue(forKey: stream)
             exposed.append(stream)
         }
-        for stream in leaving {
-            switch landsPrivately(stream, leaving: index) {
-            case true?:
-                // Another private output takes it: nothing to hide, unless it lands elsewhere.
-                if stream.sink == index { landing[stream.index] = (index, .outputLost(sink.name), now) }
-            case false?, nil:
-                exposed.append(stream.index)
-            }
+        for stream in leaving where leavesExposed(stream, lost: index, name: sink.name, now: now) {
+            exposed.append(stream.index)
         }
         return expose(exposed, reason: .outputLost(sink.name), now: now) + considerResuming(now: now)
+    }
+
+    /// Whether `stream`, leaving the private sink at `lost` (named `name`), is exposed: not
+    /// when another private output takes it, which is then watched in case it lands elsewhere.
+    private mutating func leavesExposed(_ stream: StreamRecord, lost: UInt32, name: String,
+                                        now: ContinuousClock.Instant) -> Bool {
+        switch landsPrivately(stream, leaving: lost) {
+        case true?:
+            // Another private output takes it: nothing to hide, unless it lands elsewhere.
+            if stream.sink == lost { landing[stream.index] = (lost, .outputLost(name), now) }
+            return false
+        case false?, nil:
+            return true
+        }
+    }
+
+    /// A reading that shows `seen` on a private sink already removed: the server answered it
+    /// before the removal, which was passed on first. Decided as if it had come in its place,
+    /// before the removal: a stream the machine did not know played there is exposed.
+    private mutating func exposeLateReading(_ seen: StreamRecord, previous: StreamRecord?,
+                                            now: ContinuousClock.Instant) -> [MediaAction]? {
+        guard let removed = removedPrivately[seen.sink], removed.at.advanced(by: Self.returnWindow) >= now,
+              previous?.sink != seen.sink, holds[seen.index] == nil, mayPlay(seen) else { return nil }
+        guard leavesExposed(seen, lost: seen.sink, name: removed.sink.name, now: now) else { return [] }
+        return expose([seen.index], reason: .outputLost(removed.sink.name), now: now)
     }
 
     /// Whether `stream` may be heard: not corked, or corked while its player says it plays
@@ -192,6 +217,7 @@ struct MediaMachine: Sendable {
         }
         streams[seen.index] = seen
         if !(previous?.isAudible ?? false), let held = holdForCall(newStream: seen, now: now) { return held }
+        if let late = exposeLateReading(seen, previous: previous, now: now) { return late }
         let landedOn = sinks[seen.sink]
         if previous == nil, let exposure = exposedWhileGone.removeValue(forKey: seen.index),
            exposure.at.advanced(by: Self.returnWindow) >= now, mayPlay(seen), !(landedOn.map({ isPrivate($0) }) ?? false) {
