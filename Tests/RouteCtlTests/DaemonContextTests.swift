@@ -100,9 +100,7 @@ struct DaemonContextTests {
                 let music = try await StreamProcess(on: server, .playback, device: "bt_headset")
                 defer { music.stop() }
                 let pid = String(music.processID)
-                try await ServerObservation.waitUntil("the music playing", on: server) { _ in
-                    try await server.pactl("list", "sink-inputs").contains("application.process.id = \"\(pid)\"")
-                }
+                try await ServerObservation.waitUntilPlaying(pid, on: "bt_headset", server: server)
                 try await server.unloadModule(headset)
                 let line = try await daemon.standardError.next("the media line") { $0.hasPrefix("media: bt_headset went away") }
                 #expect(line.contains("paused no player; muted streams"), "\(line)")

@@ -21,9 +21,7 @@ struct DaemonFrozenServerTests {
                                observer: BusConnection) async throws -> StreamProcess {
         let music = try await StreamProcess(on: server, .playback, device: "bt_headset", properties: ["media.role": "music"])
         let pid = String(music.processID)
-        try await ServerObservation.waitUntil("the music playing", on: server) { _ in
-            try await server.pactl("list", "sink-inputs").contains("application.process.id = \"\(pid)\"")
-        }
+        try await ServerObservation.waitUntilPlaying(pid, on: "bt_headset", server: server)
         _ = try await observer.call(ClientOwnedRequestTests.call("StartVolumeCapture"))
         _ = try await daemon.standardError.next("capture on") { $0 == "volume: capture on" }
         #expect(try await clients.call("StartCall").status == 0)

@@ -36,6 +36,19 @@ enum ServerObservation {
         }
     }
 
+    /// Waits until the stream of the process `pid` plays on the sink `sinkName`: linked to it
+    /// and not corked. Being listed is not enough: pipewire-pulse lists a stream before it
+    /// links it (linked to no sink, corked), and a sink that goes in that moment exposes
+    /// nothing that played on it (PipeWire 1.4.2 under the full suite).
+    static func waitUntilPlaying(_ pid: String, on sinkName: String, server: SandboxServer) async throws {
+        try await waitUntil("the stream of \(pid) playing on \(sinkName)", on: server) { client in
+            guard let sink = try await client.sink(named: sinkName) else { return false }
+            return try await client.sinkInputs().contains { stream in
+                stream.properties["application.process.id"] == pid && stream.sink == sink.index && !stream.isCorked
+            }
+        }
+    }
+
     /// PipeWire's configured default sink (`default.configured.audio.sink` in the `default`
     /// metadata, which `pactl set-default-sink` writes and which outlives every client), read
     /// with `pw-metadata`; nil when none is configured.
