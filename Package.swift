@@ -57,6 +57,12 @@ let package = Package(
             dependencies: ["CThreadSanitizerHooks"],
             swiftSettings: strictSettings
         ),
+        // routectl's executors: a worker pool that sleeps while idle (no libdispatch timer),
+        // installed as Swift's default executor by the routectl executable only.
+        .target(
+            name: "WorkerPool",
+            swiftSettings: strictSettings
+        ),
         // The only Swift module that imports libpulse. Every C callback lives here.
         .target(
             name: "PulseAudio",
@@ -206,6 +212,7 @@ let package = Package(
                 "RouteKitDBus",
                 "SoundServerSandbox",
                 "TextSupport",
+                "WorkerPool",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -218,6 +225,7 @@ let package = Package(
             name: "routectl",
             dependencies: [
                 "RouteCtlCommands",
+                "WorkerPool",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -401,6 +409,11 @@ let package = Package(
             name: "DocsExamplesTests",
             dependencies: ["ProcessRunner"],
             exclude: ["Examples", "README.md"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "WorkerPoolTests",
+            dependencies: ["WorkerPool"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -1,5 +1,6 @@
 import ArgumentParser
 import RouteCtlCommands
+import WorkerPool
 
 // Thin entry point: everything routectl does lives in RouteCtlCommands, where tests reach it.
 // A synchronous main, so that routectl's own executors are in place before the first task

@@ -1,4 +1,5 @@
 import Glibc
+import WorkerPool
 
 /// Writes `routectl daemon`'s lines to a file descriptor (standard error) from a thread of
 /// its own, so that whoever has a line to write never waits: not for a pipe that nobody

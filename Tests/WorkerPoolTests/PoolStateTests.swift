@@ -1,4 +1,4 @@
-@testable import RouteCtlCommands
+@testable import WorkerPool
 import Testing
 
 /// The worker pool's decisions, as values: when a job wakes a worker or starts one, which

@@ -6,18 +6,18 @@ import Glibc
 ///
 /// `@unchecked Sendable`: the pthread objects live at fixed addresses for the lock's life and
 /// are only used through pthread calls, which synchronise themselves.
-final class PoolLock: @unchecked Sendable {
+package final class PoolLock: @unchecked Sendable {
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let work = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
     private let timer = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
 
     /// Which condition a thread waits on or signals.
-    enum Condition {
+    package enum Condition {
         case work
         case timer
     }
 
-    init() {
+    package init() {
         pthread_mutex_init(mutex, nil)
         var attributes = pthread_condattr_t()
         pthread_condattr_init(&attributes)
@@ -37,7 +37,7 @@ final class PoolLock: @unchecked Sendable {
     }
 
     /// Runs `body` with the mutex held.
-    func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
+    package func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body()
@@ -45,7 +45,7 @@ final class PoolLock: @unchecked Sendable {
 
     /// Waits on `condition` (mutex held, from within ``withLock(_:)``), at most `nanoseconds`
     /// when given. May return early or spuriously: callers look at their state again.
-    func wait(on condition: Condition, nanoseconds: UInt64? = nil) {
+    package func wait(on condition: Condition, nanoseconds: UInt64? = nil) {
         let variable = pointer(condition)
         guard let nanoseconds else {
             pthread_cond_wait(variable, mutex)
@@ -61,7 +61,7 @@ final class PoolLock: @unchecked Sendable {
     }
 
     /// Wakes one thread waiting on `condition`.
-    func signal(_ condition: Condition) {
+    package func signal(_ condition: Condition) {
         pthread_cond_signal(pointer(condition))
     }
 

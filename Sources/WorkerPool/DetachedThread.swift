@@ -4,7 +4,7 @@ import Glibc
 /// asynchronous signal blocked, as libdispatch's threads do: `routectl daemon` receives
 /// SIGTERM and SIGHUP through libdispatch's signalfd, which only sees signals no thread
 /// accepts. Traps when the thread cannot be started.
-func startDetachedThread(named name: String, _ body: @escaping @Sendable () -> Never) {
+package func startDetachedThread(named name: String, _ body: @escaping @Sendable () -> Never) {
     let start = ThreadStart(name: name, body: body)
     var thread = pthread_t()
     let result = pthread_create(&thread, nil, { context in

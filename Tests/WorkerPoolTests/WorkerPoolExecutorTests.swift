@@ -1,6 +1,6 @@
 import Foundation
 import Glibc
-@testable import RouteCtlCommands
+@testable import WorkerPool
 import Synchronization
 import Testing
 
