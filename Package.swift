@@ -194,9 +194,11 @@ let package = Package(
             dependencies: ["ConcurrencySupport", "ProcessRunner"],
             swiftSettings: strictSettings
         ),
-        // `routectl`'s commands, as a library so that tests can run them.
+        // routectl daemon's composition: the context, persistence, configuration and its
+        // reloading, preference layering and the routing service, as a library the command
+        // and the tests use.
         .target(
-            name: "RouteCtlCommands",
+            name: "RouteKitDaemon",
             dependencies: [
                 "ConcurrencySupport",
                 "AudioContext",
@@ -204,20 +206,38 @@ let package = Package(
                 "MediaControl",
                 "MPRIS",
                 "PipeWireDefaults",
-                "ProcessRunner",
-                "ScreenLock",
-                "DumpReader",
                 "PulseAudio",
                 "RouteKit",
                 "RouteKitDBus",
-                "SoundServerSandbox",
+                "ScreenLock",
                 "TextSupport",
                 "WorkerPool",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        // `routectl`'s commands, as a library so that tests can run them; what the daemon
+        // runs is RouteKitDaemon's.
+        .target(
+            name: "RouteCtlCommands",
+            dependencies: [
+                "ConcurrencySupport",
+                "AudioContext",
+                "DBus",
+                "ProcessRunner",
+                "DumpReader",
+                "PulseAudio",
+                "RouteKit",
+                "RouteKitDBus",
+                "RouteKitDaemon",
+                "TextSupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ],
             swiftSettings: strictSettings
         ),
@@ -418,9 +438,9 @@ let package = Package(
         ),
         .testTarget(
             name: "RouteCtlTests",
-            dependencies: ["ConcurrencySupport", "ProcessRunner", "RouteCtlCommands", "DBus", "MediaControl", "PipeWireDefaults", "PulseAudio",
+            dependencies: ["ConcurrencySupport", "ProcessRunner", "RouteCtlCommands", "RouteKitDaemon", "DBus", "MediaControl", "PipeWireDefaults", "PulseAudio",
                            "RouteKit", "RouteKitTesting",
-                           "SoundServerSandbox", "TestSupport"],
+                           "SoundServerSandbox", "TestSupport", "TextSupport"],
             swiftSettings: strictSettings
         ),
     ]

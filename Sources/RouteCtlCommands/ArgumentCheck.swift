@@ -1,5 +1,6 @@
 import ArgumentParser
 import TextSupport
+import RouteKitDaemon
 
 /// Every word of a `routectl` command line checked before swift-argument-parser reads it, so
 /// that what a person could not have meant is refused as a usage error (exit 64), with the

@@ -2,15 +2,9 @@ import ArgumentParser
 import DBus
 import FoundationEssentials
 import Glibc
-import Logging
-import PipeWireDefaults
 import PulseAudio
-import RouteKit
-import MediaControl
-import ScreenLock
-import MPRIS
-import ServiceLifecycle
-// UnixSignals comes with ServiceLifecycle; Package.swift does not name its product (yet).
+import RouteKitDaemon
+import TextSupport
 import UnixSignals
 
 /// `routectl daemon`: keeps audio on the preferred devices, as they come and go, until
@@ -105,8 +99,8 @@ struct DaemonCommand: AsyncParsableCommand {
         _ = try PreferenceArguments.parse(prefer)
     }
 
-    /// Connects, takes the D-Bus names, then runs ``RoutingService`` and the D-Bus API
-    /// (`RouteKitBusService`) in a service group until SIGTERM or SIGINT.
+    /// Reads the configuration, connects, then runs the ``Daemon`` composed on that
+    /// connection (routing, its context and the D-Bus API) until SIGTERM or SIGINT.
     func run() async throws {
         // Standard error may be a pipe whose reader goes away (`routectl daemon 2>&1 | head -1`):
         // SIGPIPE would kill the daemon before it puts anything back. Failed writes are dropped
@@ -134,8 +128,6 @@ struct DaemonCommand: AsyncParsableCommand {
             // System scope follows devices and defaults only (no stream, module or client
             // events); application scope its streams too, and so does media pausing, which
             // must know which streams play where.
-            let scope = startup.configuration.scope
-            let calls = startup.configuration.calls
             let client = try await server.connectLongLived(applicationName: "routectl daemon",
                                                            subscription: startup.configuration.subscription, logger: logger)
             defer { client.shutdown() }
@@ -145,45 +137,11 @@ struct DaemonCommand: AsyncParsableCommand {
             } catch let error as PulseError {
                 throw RouteCtlFailure.requestFailed(error)
             }
-            let serverDescription = Self.describe(serverInfo, at: client.server)
-            let manager = AudioDeviceManager(
-                server: client, scope: scope, preferences: await startup.preferences.effective,
-                configuredDefaults: ConfiguredDefaultsSource.reader(server: server.server), logger: logger)
-            await manager.setAutomaticChoice(startup.configuration.automatic)
-            await manager.setCallPreferences(calls.preferences)
-            let mpris = await MPRISConnection.follower(enabled: bus.dbus, logger: logger, report: write)
-            let context = DaemonContext(client: client, manager: manager, mpris: mpris,
-                                        settings: startup.configuration.media, calls: calls, screenLock: ScreenLockConfiguration(),
-                                        write: write, logger: logger)
-            let api = try await bus.service(manager: manager, client: client, preferences: startup.preferences,
-                                            context: context, write: write, logger: logger)
-            var routing = RoutingService(manager: manager, serverDescription: serverDescription,
-                                         write: write)
-            routing.announcements = startup.announcements + (api.map { [$0.announcement] } ?? [])
-            let reload = ConfigurationReloadService(signals: reloads, startup: startup, manager: manager,
-                                                    mediaGuard: context.mediaGuard, report: write, ringing: context.ringing)
-            // RouteKit pauses media here: WirePlumber 0.5.11 and later must not as well.
-            let handOff = startup.configuration.media.pausesOnUnplug && mpris != nil && serverInfo.implementation == .pipewire
-                ? ConfiguredDefaultsSource.reader(server: server.server).map {
-                    WirePlumberPauseHandOff(settings: WirePlumberSettings(tool: $0), write: write, logger: logger)
-                } : nil
-            // A default WirePlumber restored while the daemon's connection was being made is
-            // read again (system scope routes defaults; application scope leaves them).
-            let defaultCheck = scope == .system && serverInfo.implementation == .pipewire
-                ? ConfiguredDefaultsSource.reader(server: server.server).map {
-                    StartupDefaultCheck(manager: manager, reader: $0, logger: logger)
-                } : nil
-            // Shut down in reverse order: the hand-off and reloading first, then the context (it
-            // unmutes what it holds and puts the volume back) and routing (it restores) together,
-            // each within its own time limit, so that a frozen server costs the longest of them,
-            // not the sum; then the API, which reports the route routing left behind.
-            let services: [any Service] = (api.map { [$0.service] } ?? []) + [ConcurrentServices(services: [routing, context]), reload]
-                + (handOff.map { [$0] } ?? []) + (defaultCheck.map { [$0] } ?? [])
-            var group = ServiceGroupConfiguration(services: services, gracefulShutdownSignals: [.sigterm, .sigint],
-                                                  logger: logger)
-            // A stop that hangs (a frozen server) is cancelled rather than waited for forever.
-            group.maximumGracefulShutdownDuration = .seconds(15)
-            try await ServiceGroup(configuration: group).run()
+            let daemon = Daemon(client: client, serverName: server.server, serverInfo: serverInfo,
+                                serverDescription: Self.describe(serverInfo, at: client.server), startup: startup,
+                                bus: DaemonBusSettings(serves: bus.dbus, servesCallAudio: bus.callAudio),
+                                write: write, logger: logger)
+            try await daemon.run(reloads: reloads)
         }
     }
 

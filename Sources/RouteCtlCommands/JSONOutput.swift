@@ -3,6 +3,7 @@ import FoundationEssentials
 import PulseAudio
 import RouteKit
 import RouteKitDBus
+import RouteKitDaemon
 
 /// The JSON shapes `routectl` prints with `--json`: a stable contract for scripts, kept
 /// apart from the library's types so that the library can grow without breaking it.

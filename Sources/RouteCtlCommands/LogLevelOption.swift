@@ -1,5 +1,6 @@
 import ArgumentParser
 import Logging
+import RouteKitDaemon
 
 /// `--log-level`: how much of RouteKit's own log `routectl daemon` writes on standard error,
 /// beside its event lines.

@@ -1,4 +1,6 @@
 import ArgumentParser
+import RouteKitDaemon
+import TextSupport
 
 /// `routectl mic mute|unmute`: the engine's microphone mute, as callaudiod's MuteMic.
 struct MicCommand: AsyncParsableCommand {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import RouteKit
+import RouteKitDaemon
 
 /// Reads `routectl daemon`'s `--prefer` values into a preference list, refusing what would
 /// silently match nothing with a message that says what to write instead.

@@ -1,6 +1,8 @@
 import ArgumentParser
 import DumpReader
 import PulseAudio
+import RouteKitDaemon
+import TextSupport
 
 /// Why a `routectl` command failed, with the message it prints and the exit status it
 /// ends with (sysexits.h values, so that scripts can tell the cases apart).
@@ -84,18 +86,33 @@ enum RouteCtlFailure: Error, CustomStringConvertible {
 }
 
 extension RouteCtlFailure {
+    /// The failure the daemon's library reports, with its message and exit status.
+    init(_ failure: DaemonFailure) {
+        switch failure {
+        case .requestFailed(let error): self = .requestFailed(error)
+        case .unreadableConfiguration(let path, let reason): self = .unreadableConfiguration(path: path, reason: reason)
+        case .invalidConfiguration(let error): self = .invalidConfiguration(error)
+        case .invalidChoice(let message): self = .invalidChoice(message)
+        case .busNameTaken(let message): self = .busNameTaken(message)
+        }
+    }
+
     /// ``exitCode`` as a number.
     var exitStatus: Int32 { exitCode.rawValue }
 }
 
 extension AsyncParsableCommand {
-    /// Runs `body`; a ``RouteCtlFailure`` is written (to standard error unless `write` says
+    /// Runs `body`; a ``RouteCtlFailure`` (or the daemon library's `DaemonFailure`) is written (to standard error unless `write` says
     /// otherwise) as `routectl: ...`, control characters escaped (it may quote a server, a
     /// bus owner's command name or a file), and becomes the process's exit status.
     func reportingFailures(write: (String) -> Void = printToStandardError, _ body: () async throws -> Void) async throws {
         do {
             try await body()
         } catch let failure as RouteCtlFailure {
+            write("routectl: " + TerminalText.escaped("\(failure)"))
+            throw failure.exitCode
+        } catch let failure as DaemonFailure {
+            let failure = RouteCtlFailure(failure)
             write("routectl: " + TerminalText.escaped("\(failure)"))
             throw failure.exitCode
         }

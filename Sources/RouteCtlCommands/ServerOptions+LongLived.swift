@@ -1,5 +1,6 @@
 import Logging
 import PulseAudio
+import RouteKitDaemon
 
 extension ServerOptions {
     /// Connects a client that outlives server restarts (it reconnects by itself, as a daemon

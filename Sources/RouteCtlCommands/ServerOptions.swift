@@ -1,6 +1,7 @@
 import ArgumentParser
 import Logging
 import PulseAudio
+import RouteKitDaemon
 
 /// The options every command that talks to a server shares.
 struct ServerOptions: ParsableArguments {

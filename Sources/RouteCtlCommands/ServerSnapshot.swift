@@ -1,5 +1,6 @@
 import PulseAudio
 import RouteKit
+import RouteKitDaemon
 
 /// What `routectl list` and `routectl status` show, read from the server in one go.
 struct ServerSnapshot: Sendable {

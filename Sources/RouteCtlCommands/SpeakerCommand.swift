@@ -1,4 +1,5 @@
 import ArgumentParser
+import RouteKitDaemon
 
 /// `routectl speaker on|off`: the speakerphone as the route, as callaudiod's EnableSpeaker.
 struct SpeakerCommand: AsyncParsableCommand {

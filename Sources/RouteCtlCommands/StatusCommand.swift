@@ -4,6 +4,8 @@ import FoundationEssentials
 import PulseAudio
 import RouteKit
 import RouteKitDBus
+import RouteKitDaemon
+import TextSupport
 
 /// `routectl status`: which server, where audio goes and why, the preferences, call audio.
 struct StatusCommand: AsyncParsableCommand {

@@ -1,3 +1,5 @@
+import TextSupport
+
 /// Left-aligned columns separated by two spaces, for people reading a terminal. Cells hold
 /// what servers and dumps say, so each is escaped (``TerminalText``) before it is laid out.
 struct TextTable {

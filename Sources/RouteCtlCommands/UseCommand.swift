@@ -1,5 +1,6 @@
 import ArgumentParser
 import RouteKit
+import RouteKitDaemon
 
 /// `routectl use DEVICE|KIND`: audio to this device now.
 struct UseCommand: AsyncParsableCommand {

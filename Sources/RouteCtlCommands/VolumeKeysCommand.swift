@@ -9,6 +9,7 @@ import ProcessRunner
 import PulseAudio
 import RouteKitDBus
 import UnixSignals
+import RouteKitDaemon
 
 /// `routectl volume-keys`: the volume keys, captured, one line (or one command) per press.
 struct VolumeKeysCommand: AsyncParsableCommand {

@@ -2,6 +2,7 @@ import Foundation
 import MediaControl
 import PulseAudio
 @testable import RouteCtlCommands
+@testable import RouteKitDaemon
 import RouteKit
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 import RouteKit
 @testable import RouteCtlCommands
+@testable import RouteKitDaemon
 import TestSupport
 import Testing
 

@@ -1,5 +1,6 @@
 import DBus
 @testable import RouteCtlCommands
+@testable import RouteKitDaemon
 import RouteKit
 import RouteKitDBus
 import Testing

@@ -1,5 +1,6 @@
 import PulseAudio
 @testable import RouteCtlCommands
+@testable import RouteKitDaemon
 import RouteKit
 import Testing
 
@@ -27,7 +28,8 @@ struct DaemonConfigurationTests {
 
     @Test func applicationScopeTakesTheFilesMatchOrNeedsOne() throws {
         #expect(try DaemonOverrides(scope: .application).applied(to: file).scope == .application(.role("phone")))
-        #expect(throws: RouteCtlFailure.self) { try DaemonOverrides(scope: .application).applied(to: DaemonConfiguration()) }
+        let failure = #expect(throws: DaemonFailure.self) { try DaemonOverrides(scope: .application).applied(to: DaemonConfiguration()) }
+        #expect(failure.map { RouteCtlFailure($0).exitStatus } == 64, "a usage error")
     }
 
     @Test func aReloadChangesWhatChangedAndDefersTheScope() {

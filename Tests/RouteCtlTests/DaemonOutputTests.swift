@@ -1,7 +1,9 @@
 import Glibc
 import PulseAudio
 @testable import RouteCtlCommands
+@testable import RouteKitDaemon
 import Testing
+import TextSupport
 
 /// `routectl daemon`'s output never waits: lines nobody can take are dropped and counted, and
 /// the count is written where they went missing; the server's loss and return are said once.

@@ -3,6 +3,7 @@ import Glibc
 import Logging
 import PulseAudio
 @testable import RouteCtlCommands
+@testable import RouteKitDaemon
 import RouteKit
 import SoundServerSandbox
 import Testing

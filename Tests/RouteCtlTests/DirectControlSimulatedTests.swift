@@ -1,6 +1,7 @@
 import Foundation
 import PulseAudio
 @testable import RouteCtlCommands
+@testable import RouteKitDaemon
 import RouteKit
 import RouteKitTesting
 import Testing

@@ -1,8 +1,10 @@
 import Foundation
 import PulseAudio
 @testable import RouteCtlCommands
+@testable import RouteKitDaemon
 import RouteKit
 import Testing
+import TextSupport
 import TestSupport
 
 /// What servers and dumps say reaches the terminal escaped: no raw ESC, no line break that

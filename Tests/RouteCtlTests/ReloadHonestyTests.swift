@@ -2,6 +2,7 @@ import Foundation
 import MediaControl
 import PulseAudio
 @testable import RouteCtlCommands
+@testable import RouteKitDaemon
 import Testing
 
 /// A SIGHUP reload that changes any key either applies it or says it waits for a restart:

@@ -1,5 +1,6 @@
 import MediaControl
 @testable import RouteCtlCommands
+@testable import RouteKitDaemon
 import RouteKit
 import Testing
 

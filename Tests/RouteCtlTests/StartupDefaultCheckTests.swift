@@ -1,6 +1,7 @@
 import Logging
 import PulseAudio
 @testable import RouteCtlCommands
+@testable import RouteKitDaemon
 import RouteKit
 import RouteKitTesting
 import ServiceLifecycle

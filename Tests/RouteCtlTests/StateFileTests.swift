@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 @testable import RouteCtlCommands
+@testable import RouteKitDaemon
 import RouteKit
 import Testing
 import TestSupport

@@ -1,14 +1,9 @@
 import ArgumentParser
-import MediaControl
 import RouteKit
+import RouteKitDaemon
 
 /// `routectl daemon`'s configuration options: the file, and the scope over it.
 struct DaemonConfigurationOptions: ParsableArguments {
-    /// What the daemon routes, as typed.
-    enum ScopeName: String, ExpressibleByArgument, CaseIterable, Sendable {
-        case system, application
-    }
-
     /// The configuration file.
     @Option(name: .long, help: ArgumentHelp(
         "The configuration file. Default: $XDG_CONFIG_HOME/routekit/routekit.toml (~/.config/routekit/routekit.toml), used when it exists.",
@@ -19,7 +14,7 @@ struct DaemonConfigurationOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(
         "system: the default sink and source, and the streams that follow them; application: only the streams --match selects.",
         valueName: "system|application"))
-    var scope: ScopeName?
+    var scope: DaemonScopeChoice?
 
     /// `--match`, repeated.
     @Option(name: .long, help: ArgumentHelp(
@@ -49,56 +44,4 @@ struct DaemonConfigurationOptions: ParsableArguments {
     }
 }
 
-/// What the daemon's command line sets over the configuration file; fixed for the daemon's
-/// life, so that a reloaded file never undoes it.
-struct DaemonOverrides: Equatable, Sendable {
-    /// `--prefer`, when given.
-    var preferences: [AudioPreference]?
-    /// `--scope`, when given.
-    var scope: DaemonConfigurationOptions.ScopeName?
-    /// `--match`.
-    var match: [String: String] = [:]
-
-    /// `file` with the command line over it. Throws ``RouteCtlFailure/invalidChoice(_:)``
-    /// (64) for application scope with no stream property anywhere.
-    func applied(to file: DaemonConfiguration) throws(RouteCtlFailure) -> DaemonConfiguration {
-        var configuration = file
-        if let preferences { configuration.preferences = preferences }
-        switch (scope, match.isEmpty) {
-        case (.system?, _):
-            configuration.scope = .system
-        case (.application?, false), (nil, false):
-            configuration.scope = .application(StreamSelector(properties: match))
-        case (.application?, true):
-            guard case .application = file.scope else {
-                throw .invalidChoice("""
-                    --scope application routes only the streams that --match selects; add one, such as \
-                    --match media.role=phone (or [match] in the configuration file).
-                    """)
-            }
-        case (nil, true):
-            break
-        }
-        return configuration
-    }
-
-    /// Where the preferences in force come from when none were set at run time.
-    func preferenceOrigin(fileHasPreferences: Bool) -> PreferenceOrigin {
-        preferences != nil ? .commandLine : fileHasPreferences ? .configurationFile : .none
-    }
-}
-
-extension DaemonConfiguration {
-    /// `preferring bluetooth, then speakerphone; never X; hold-off 2s`, for the daemon's lines.
-    var summary: String {
-        var parts = [preferences.isEmpty ? "no preferences" : "preferring " + preferences.map(\.description).joined(separator: ", then ")]
-        parts.append("scope \(scope.summary)")
-        if !automatic.never.isEmpty { parts.append("never by kind " + automatic.never.map(\.name).joined(separator: ", ")) }
-        if !automatic.only.isEmpty { parts.append("by kind only " + automatic.only.map(\.name).joined(separator: ", ")) }
-        if automatic.holdOff > .zero { parts.append("hold-off \(DurationText.text(automatic.holdOff))") }
-        if calls.preferences != .calls { parts.append("calls preferring " + calls.preferences.ordered.map(\.description).joined(separator: ", then ")) }
-        if !calls.detects { parts.append("call detection off") }
-        if calls.ringing != .both { parts.append("ringing on the \(calls.ringing)") }
-        return parts.joined(separator: "; ")
-    }
-}
+extension DaemonScopeChoice: ExpressibleByArgument {}

@@ -1,5 +1,6 @@
 import DBus
 import RouteKitDBus
+import RouteKitDaemon
 
 /// The daemon's D-Bus errors as routectl's failures, with the exit statuses the direct
 /// commands use for the same cases. Pure.

@@ -2,6 +2,7 @@ import RouteKitDBus
 import DBus
 import PulseAudio
 import RouteKit
+import RouteKitDaemon
 
 /// The daemon's `ListDevices` and `Status` records read back into routectl's values. Pure.
 enum DaemonRecords {

@@ -1,5 +1,6 @@
 import PulseAudio
 import RouteKit
+import RouteKitDaemon
 
 /// routectl's commands with no daemon running: each is one run of the engine
 /// (``AudioDeviceManager/perform(_:on:remembering:profileTimeout:logger:)``), the same route

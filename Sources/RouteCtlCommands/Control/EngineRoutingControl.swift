@@ -1,5 +1,6 @@
 import PulseAudio
 import RouteKit
+import RouteKitDaemon
 
 /// routectl's commands carried out on a running engine in this process, as the daemon
 /// carries them out for its D-Bus API (which performs them with RouteKitDBus's
@@ -106,5 +107,13 @@ struct EngineRoutingControl: RoutingControl {
         } catch {
             throw RouteCtlFailure.noSuchDevice("\(error).\n" + DeviceChoice.choices((try? await manager.allDevices) ?? []))
         }
+    }
+}
+
+extension DaemonStartup {
+    /// The commands' way into an engine running in this process, with this startup's
+    /// preferences (kept across restarts), as the daemon's D-Bus API drives its own.
+    func routingControl(manager: AudioDeviceManager, server: any AudioServer) -> EngineRoutingControl {
+        EngineRoutingControl(manager: manager, preferences: preferences, server: server)
     }
 }

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import PulseAudio
 import RouteKit
+import RouteKitDaemon
 
 extension ServerOptions {
     /// Runs `body` with the running daemon's control when ``DaemonLocator`` finds one (the

@@ -1,5 +1,6 @@
 import RouteKitDBus
 import RouteKit
+import RouteKitDaemon
 
 /// Where audio goes and why, as `routectl status` shows it: the route, the input, the reason
 /// in a person's words, the preferences and where they come from, and call audio.
@@ -28,26 +29,4 @@ struct RoutingStatus: Equatable, Sendable {
     var daemonProcessID: UInt32? = nil
     /// The screen, media held and volume capture, as the daemon knows them; nil without it.
     var context: ContextSnapshot? = nil
-}
-
-/// Where the daemon's preferences come from, best first.
-enum PreferenceOrigin: String, Sendable, Equatable {
-    /// `routectl prefer`, kept in the state file across restarts.
-    case runTime
-    /// `routectl daemon --prefer`.
-    case commandLine
-    /// The configuration file.
-    case configurationFile
-    /// None anywhere.
-    case none
-
-    /// For people.
-    var phrase: String {
-        switch self {
-        case .runTime: "set with 'routectl prefer' (kept across restarts)"
-        case .commandLine: "from the daemon's --prefer"
-        case .configurationFile: "from the configuration file"
-        case .none: "none"
-        }
-    }
 }

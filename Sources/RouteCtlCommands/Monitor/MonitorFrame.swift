@@ -1,5 +1,7 @@
 import PulseAudio
 import RouteKit
+import RouteKitDaemon
+import TextSupport
 
 /// One screen of `routectl monitor`'s table, from the model: a header, the route, the
 /// devices with the route marked, the last events. Pure; every cell is escaped

@@ -1,5 +1,6 @@
 import PulseAudio
 import RouteKit
+import RouteKitDaemon
 
 /// What `routectl monitor` shows, folded from the engine's events: the devices, the route
 /// and its input, call audio, the connection, and the last few events. Pure.

@@ -2,6 +2,7 @@ import FoundationEssentials
 import Glibc
 import RouteKit
 import ServiceLifecycle
+import RouteKitDaemon
 
 /// `routectl monitor`'s one service: a read-only engine (no preferences, so it never switches
 /// anything and has nothing to put back) running until graceful shutdown, each of its events

@@ -1,4 +1,5 @@
 import Glibc
+import RouteKitDaemon
 
 /// Writes to standard output at once (no stdio buffer: a script reading `monitor --json`
 /// gets each line as it happens). Returns false once nobody reads (a closed pipe, EPIPE with
