@@ -90,6 +90,7 @@ let package = Package(
             name: "RouteKit",
             dependencies: [
                 "ConcurrencySupport",
+                "TextSupport",
                 "PulseAudio",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -160,7 +161,7 @@ let package = Package(
         .target(
             name: "AudioContext",
             dependencies: [
-                "PulseAudio", "RouteKit",
+                "ConcurrencySupport", "PulseAudio", "RouteKit", "TextSupport",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
@@ -171,7 +172,7 @@ let package = Package(
             name: "MPRIS",
             dependencies: [
                 "ConcurrencySupport",
-                "DBus", "MediaControl", "RouteKit",
+                "DBus", "MediaControl",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
@@ -191,7 +192,7 @@ let package = Package(
         // Isolated PulseAudio and PipeWire servers with virtual devices, for tests and demos.
         .target(
             name: "SoundServerSandbox",
-            dependencies: ["ConcurrencySupport", "ProcessRunner"],
+            dependencies: ["ConcurrencySupport", "ProcessRunner", "TextSupport"],
             swiftSettings: strictSettings
         ),
         // routectl daemon's composition: the context, persistence, configuration and its

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import RouteKit
+import TextSupport
 
 /// How reading or writing the configured defaults fails.
 extension PipeWireConfiguredDefaults {

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import RouteKit
+import TextSupport
 
 /// Reading `pw-metadata`'s output.
 extension PipeWireConfiguredDefaults {

@@ -17,7 +17,7 @@ import RouteKit
 /// Each read runs `pw-metadata` once, with ``environment`` (so that it reaches the same
 /// PipeWire as the PulseAudio client) and kills it if it has not finished within ``timeout``.
 /// Failures are ``Failure`` values that say what went wrong.
-public struct PipeWireConfiguredDefaults: ConfiguredDefaultsReader {
+public struct PipeWireConfiguredDefaults: ConfiguredDefaultsStore {
     /// The metadata key of the configured default sink.
     static let sinkKey = "default.configured.audio.sink"
     /// The metadata key of the configured default source.

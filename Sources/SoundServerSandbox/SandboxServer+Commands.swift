@@ -1,5 +1,6 @@
 import FoundationEssentials
 import ProcessRunner
+import TextSupport
 
 extension SandboxServer {
     /// How long one `pactl` may run before it is killed (a frozen server never answers).

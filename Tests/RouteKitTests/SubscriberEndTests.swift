@@ -1,3 +1,4 @@
+import ConcurrencySupport
 import MediaControl
 @testable import RouteKit
 import Synchronization

@@ -1,6 +1,6 @@
 import FoundationEssentials
-import RouteKit
 import Glibc
+import TextSupport
 
 /// One input device as `/proc/bus/input/devices` lists it: its name, its event node, and
 /// which keys it has (the `B: KEY=` bitmap).

@@ -1,4 +1,5 @@
 import PulseAudio
+import TextSupport
 
 /// Reads the values of fields as `pactl`, `pacmd` and PipeWire tools print them.
 enum DumpValues {

@@ -1,4 +1,5 @@
 import PulseAudio
+import TextSupport
 
 /// Finds the JSON in a dump and reads what it holds: `pw-dump` objects (nodes, devices, the
 /// default metadata), node property objects as other tools print them (Quickshell's `PwNode`,

@@ -1,3 +1,4 @@
+import TextSupport
 /// One meaningful line of a pasted dump: its place in the input, how deep it is indented and
 /// what it says.
 struct DumpLine: Sendable {

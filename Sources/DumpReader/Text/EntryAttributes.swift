@@ -1,4 +1,5 @@
 import PulseAudio
+import TextSupport
 
 /// What the parentheses of a port or profile line say, in any `pactl` or `pacmd` version and
 /// language: `type: Headphones, priority: 9900, latency offset: 0 usec, availability group:

@@ -1,3 +1,4 @@
+import TextSupport
 /// A port or profile line: `name: description (attributes)`.
 ///
 /// Names may hold spaces, colons and semicolons (`[Out] Speaker`, `output:analog-stereo`,

@@ -1,3 +1,4 @@
+import TextSupport
 /// A `pactl` block heading: a few words and an index, in whichever order and with whichever
 /// number sign the language uses (`Sink #3`, `Аудиоприёмник №3`, `Cíl č. 3`, `Slivnik br. 3`,
 /// `Receptor nr.3`, `3. nyelő`), possibly decorated (`*** Sink #3 ***` in PulseAudio 0.9,

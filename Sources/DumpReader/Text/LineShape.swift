@@ -1,3 +1,4 @@
+import TextSupport
 /// What one line of a text dump is, judged by its shape alone.
 enum LineShape: Equatable {
     /// A `pactl` block heading in any language: `Sink #3`, `Karte #0`, `Аудиоприёмник №1`,

@@ -1,3 +1,4 @@
+import TextSupport
 /// A property list line, `key = "value"`, as `pactl`, `pacmd`, `wpctl inspect` (`* key = ...`)
 /// and `pw-cli` print them.
 enum PropertyLine {

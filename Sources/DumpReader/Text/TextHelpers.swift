@@ -1,3 +1,4 @@
+import TextSupport
 extension StringProtocol where SubSequence == Substring {
     /// The text without leading and trailing whitespace (no-break spaces included).
     func trimmingWhitespace() -> Substring {

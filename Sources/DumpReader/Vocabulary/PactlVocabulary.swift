@@ -1,4 +1,5 @@
 import PulseAudio
+import TextSupport
 
 /// What a block heading such as `Sink #3` or `Karte #0` introduces.
 enum HeadingKind: String, Sendable {

@@ -1,6 +1,5 @@
 import ConcurrencySupport
 import MediaControl
-import RouteKit
 
 /// The one owner of ``MPRISPlayers``' state: the table and the event subscribers, behind one
 /// lock, so that a change and its announcement are one step. A snapshot taken at any moment

@@ -1,3 +1,4 @@
+import ConcurrencySupport
 import Logging
 import PulseAudio
 
@@ -6,13 +7,13 @@ import PulseAudio
 /// the machine, and performs the machine's actions. Nothing else changes the route.
 ///
 /// An event's way from libpulse to a switch: libpulse's callback → the queue → this batch →
-/// lookups sent together → ``DeviceTracker`` → ``RouteMachine`` → ``RouteExecutor`` →
+/// lookups sent together → ``DeviceTracker`` → ``RouteMachine`` → ``RouteActionPerformer`` →
 /// set-default-sink. No other hop.
 struct EngineLoop: Sendable {
     let core: ManagerCore
     let queue: InputQueue<EngineInput>
     let server: any AudioServer
-    let executor: RouteExecutor
+    let performer: RouteActionPerformer
     let timings: TimingRecorder
     let logger: Logger
     var tracker: DeviceTracker
@@ -32,12 +33,12 @@ struct EngineLoop: Sendable {
     private var isQueueOver = false
 
     init(core: ManagerCore, queue: InputQueue<EngineInput>, server: any AudioServer, timings: TimingRecorder,
-         executor: RouteExecutor, logger: Logger, tracker: DeviceTracker) {
+         performer: RouteActionPerformer, logger: Logger, tracker: DeviceTracker) {
         self.core = core
         self.timings = timings
         self.queue = queue
         self.server = server
-        self.executor = executor
+        self.performer = performer
         self.logger = logger
         self.tracker = tracker
     }
@@ -348,7 +349,7 @@ struct EngineLoop: Sendable {
         }
     }
 
-    /// Performs actions in order; what the executor reports goes back to the machine, whose
+    /// Performs actions in order; what the performer reports goes back to the machine, whose
     /// answers are performed in turn. Events decided before a switch are published once its
     /// request is answered, still in order: a subscriber woken first (a daemon's line, its
     /// D-Bus properties, media pausing) would compete with the switch for the CPU.
@@ -369,7 +370,7 @@ struct EngineLoop: Sendable {
                 if !actions.contains(where: \.isSwitchRequest) { publish(&held) }
             case .selectProfile(let card, let profile, let device):
                 do {
-                    let recorded = try await executor.selectProfile(profile, card: card, tracker: tracker)
+                    let recorded = try await performer.selectProfile(profile, card: card, tracker: tracker)
                     record(recorded)
                 } catch {
                     actions += core.machine { $0.switchFailed(device, error, now: ContinuousClock.now) }
@@ -377,31 +378,31 @@ struct EngineLoop: Sendable {
             case .route(let plan):
                 logger.trace("routing", metadata: ["device": "\(plan.device.id)"])
                 do {
-                    let recorded = try await executor.route(plan, tracker: tracker)
+                    let recorded = try await performer.route(plan, tracker: tracker)
                     noteTiming()
                     record(recorded)
-                    if case .application = executor.scope {
+                    if case .application = performer.scope {
                         actions += core.machine { $0.applicationRouteApplied(plan.device, now: ContinuousClock.now) }
                     }
                 } catch {
                     actions += core.machine { $0.switchFailed(plan.device.id, error, now: ContinuousClock.now) }
                 }
             case .moveStrays(let fromSinks, let toSink, let fromSources, let toSource):
-                followers = await executor.moveStrays(fromSinks: fromSinks, toSink: toSink, fromSources: fromSources,
+                followers = await performer.moveStrays(fromSinks: fromSinks, toSink: toSink, fromSources: fromSources,
                                                       toSource: toSource, followers: followers, tracker: tracker)
             case .restoreProfile(let card, let profile, let selected):
-                await executor.restoreProfile(card: card, profile: profile, ifStill: selected, tracker: tracker)
+                await performer.restoreProfile(card: card, profile: profile, ifStill: selected, tracker: tracker)
             case .restoreDefaultSource(let source):
-                await executor.restoreDefaultSource(source)
+                await performer.restoreDefaultSource(source)
             case .muteSource(let source, let muted):
                 do {
-                    try await executor.muteSource(source, muted: muted)
+                    try await performer.muteSource(source, muted: muted)
                 } catch {
                     actions += core.machine { $0.microphoneMuteFailed(source, error) }
                 }
             case .muteCaptureStreams(let muted):
-                if case .application(let selector) = executor.scope {
-                    await executor.muteCaptureStreams(selector, muted: muted)
+                if case .application(let selector) = performer.scope {
+                    await performer.muteCaptureStreams(selector, muted: muted)
                 }
             case .readDefaultsAfresh:
                 actions += await readDefaultsOnRenewedConnection()
@@ -448,13 +449,13 @@ struct EngineLoop: Sendable {
                 if !stillThere { record([.streamGone(index: event.index, output: output)]) }
                 continue
             }
-            guard case .application(let selector) = executor.scope else { continue }
+            guard case .application(let selector) = performer.scope else { continue }
             if event.facility == .sourceOutput, event.kind == .new, core.withShared({ $0.machine.capturesMuted }) {
                 // A capture stream the call starts while muted is muted too.
-                await executor.muteCaptureStreams(selector, muted: true)
+                await performer.muteCaptureStreams(selector, muted: true)
             }
             guard let route = core.withShared({ $0.machine.route }) else { continue }
-            record(await executor.follow(event, selector: selector, route: route, tracker: tracker))
+            record(await performer.follow(event, selector: selector, route: route, tracker: tracker))
         }
     }
 }

@@ -1,3 +1,4 @@
+import ConcurrencySupport
 import Logging
 import PulseAudio
 
@@ -8,7 +9,7 @@ import PulseAudio
 /// left is reported, not waited for.
 struct Restorer: Sendable {
     let server: any AudioServer
-    let reader: (any ConfiguredDefaultsReader)?
+    let reader: (any ConfiguredDefaultsStore)?
     let logger: Logger
     let deadline: ContinuousClock.Instant
 

@@ -1,3 +1,4 @@
+import ConcurrencySupport
 import Logging
 import PulseAudio
 import ServiceLifecycle
@@ -124,7 +125,7 @@ extension AudioDeviceManager: Service {
         let tracker = try await DeviceTracker.read(from: server)
         let info = try await infoRead
         var configured: ConfiguredDefaults?
-        if info.implementation == .pipewire, let reader = configuredDefaultsReader {
+        if info.implementation == .pipewire, let reader = configuredDefaultsStore {
             do { configured = try await reader.configuredDefaults() } catch {
                 logger.notice("configured defaults unreadable; stop() will restore the defaults in use",
                               metadata: ["error": "\(error)"])
@@ -135,7 +136,7 @@ extension AudioDeviceManager: Service {
                      configured: configured, now: .now)
         }
         let loop = EngineLoop(core: core, queue: queue, server: server, timings: timings,
-                              executor: RouteExecutor(server: server, scope: scope, logger: logger), logger: logger,
+                              performer: RouteActionPerformer(server: server, scope: scope, logger: logger), logger: logger,
                               tracker: tracker)
         return (loop, actions)
     }
@@ -147,7 +148,7 @@ extension AudioDeviceManager: Service {
             defer { shared.restoresOnStop = true }
             return shared.restoresOnStop ? shared.machine.ledger : RestorationLedger()
         }
-        let restorer = Restorer(server: server, reader: configuredDefaultsReader, logger: logger,
+        let restorer = Restorer(server: server, reader: configuredDefaultsStore, logger: logger,
                                 deadline: .now + restoreTimeout)
         let outcome = await Task { await restorer.restore(ledger) }.value
         logger.debug("restored", metadata: ["left": "\(outcome.notRestored.count)"])

@@ -1,3 +1,4 @@
+import ConcurrencySupport
 import Logging
 import PulseAudio
 import ServiceLifecycle
@@ -31,7 +32,7 @@ public final class AudioDeviceManager: Sendable {
     public let scope: RouteScope
     let server: any AudioServer
     let logger: Logger
-    let configuredDefaultsReader: (any ConfiguredDefaultsReader)?
+    let configuredDefaultsStore: (any ConfiguredDefaultsStore)?
     /// How long stop() may spend putting things back before it gives up and says what is left.
     let restoreTimeout: Duration
     let core: ManagerCore
@@ -53,11 +54,11 @@ public final class AudioDeviceManager: Sendable {
     ///     systemd's stop timeout).
     ///   - logger: where the manager logs; it never bootstraps logging.
     public init(server: any AudioServer, scope: RouteScope = .system, preferences: [AudioPreference] = [],
-                configuredDefaults: (any ConfiguredDefaultsReader)? = nil, profileTimeout: Duration = .seconds(3),
+                configuredDefaults: (any ConfiguredDefaultsStore)? = nil, profileTimeout: Duration = .seconds(3),
                 restoreTimeout: Duration = .seconds(4), logger: Logger = Logger(label: "routekit.manager")) {
         self.server = server
         self.scope = scope
-        self.configuredDefaultsReader = configuredDefaults
+        self.configuredDefaultsStore = configuredDefaults
         self.restoreTimeout = restoreTimeout
         self.logger = logger
         var configuration = RouteMachine.Configuration()

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import TextSupport
 
 /// One entry of a preference list: a kind of device, or one exact device.
 ///
@@ -35,29 +36,13 @@ public enum AudioPreference: Hashable, Sendable, Codable, CustomStringConvertibl
         let folded = Self.fold(text)
         guard !folded.isEmpty, AudioDeviceKind.allCases.allSatisfy({ Self.fold($0.rawValue) != folded }) else { return nil }
         return AudioDeviceKind.allCases.filter(\.isSelectableByKind)
-            .map { ($0, Self.distance(folded, Self.fold($0.rawValue))) }
+            .map { ($0, Spelling.distance(folded, Self.fold($0.rawValue))) }
             .filter { $0.1 <= 2 }
             .min { $0.1 < $1.1 }?.0
     }
 
     private static func fold(_ text: String) -> String {
         text.lowercased().filter { $0 != "-" && $0 != "_" && $0 != " " }
-    }
-
-    /// Levenshtein distance, for short words.
-    private static func distance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
-        var row = Array(0...b.count)
-        for i in 1...max(a.count, 1) where !a.isEmpty {
-            var previous = row[0]
-            row[0] = i
-            for j in 1...max(b.count, 1) where !b.isEmpty {
-                let current = row[j]
-                row[j] = min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1] == b[j - 1] ? 0 : 1))
-                previous = current
-            }
-        }
-        return row[b.count]
     }
 
     /// The kind's name, or the device id.

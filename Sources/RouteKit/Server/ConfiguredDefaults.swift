@@ -17,25 +17,29 @@ public struct ConfiguredDefaults: Hashable, Sendable {
 
 /// Reads a server's ``ConfiguredDefaults`` and, where it can, writes them back
 /// (`PipeWireConfiguredDefaults`, in the PipeWireDefaults module, does both).
-public protocol ConfiguredDefaultsReader: Sendable {
+public protocol ConfiguredDefaultsStore: Sendable {
     /// The configured defaults now. Throws when they cannot be read (the server is not
     /// PipeWire, or its tools are missing); the manager then restores the defaults it found.
     func configuredDefaults() async throws -> ConfiguredDefaults
 
     /// Configures `name` as the default sink (`output`) or source, whether that device is
-    /// present or not; nil configures none. Throws when the reader cannot write.
+    /// present or not; nil configures none. Throws when the store cannot write.
     func configure(_ name: String?, output: Bool) async throws
 }
 
-extension ConfiguredDefaultsReader {
-    /// Readers that cannot write throw ``ConfiguredDefaultsWriteUnsupported``.
+/// The former name of ``ConfiguredDefaultsStore``, which writes as well as reads.
+@available(*, deprecated, renamed: "ConfiguredDefaultsStore")
+public typealias ConfiguredDefaultsReader = ConfiguredDefaultsStore
+
+extension ConfiguredDefaultsStore {
+    /// Stores that cannot write throw ``ConfiguredDefaultsWriteUnsupported``.
     public func configure(_ name: String?, output: Bool) async throws { throw ConfiguredDefaultsWriteUnsupported() }
 }
 
-/// A ``ConfiguredDefaultsReader`` that cannot write the configured defaults.
+/// A ``ConfiguredDefaultsStore`` that cannot write the configured defaults.
 public struct ConfiguredDefaultsWriteUnsupported: Error, Hashable, Sendable, CustomStringConvertible {
     /// An error.
     public init() {}
     /// For people.
-    public var description: String { "this reader cannot write configured defaults" }
+    public var description: String { "this store cannot write configured defaults" }
 }

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import DBus
 import RouteKit
+import TextSupport
 
 /// Decides what a name means — a device id or a kind — for every caller: the D-Bus API
 /// (``resolve(_:among:route:automatic:)``, answering D-Bus errors) and routectl's commands

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import DBus
 import RouteKit
+import TextSupport
 
 /// Reads `SetPreferences`' entries, refusing those that would silently match nothing. Pure.
 public enum PreferenceEntries {

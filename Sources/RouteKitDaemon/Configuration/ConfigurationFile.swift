@@ -1,6 +1,7 @@
 import MediaControl
 import RouteKit
 import TOMLKit
+import TextSupport
 
 /// `routectl daemon`'s configuration file, in TOML (Configs/routekit.toml is the documented
 /// default; Docs/Configuration.md describes every key):

@@ -1,4 +1,5 @@
 import RouteKit
+import TextSupport
 
 /// A duration as a configuration file writes it: a number and a unit, `ms` or `s`
 /// (`"0s"`, `"500ms"`, `"1.5s"`).

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import RouteKit
+import TextSupport
 
 /// One preference entry as a person writes it — a kind or a device id — read into an
 /// ``AudioPreference``, or refused with what to write instead: on the command line

@@ -1,3 +1,4 @@
+import ConcurrencySupport
 import PulseAudio
 
 extension StreamCallDetector {

@@ -1,4 +1,3 @@
-import ConcurrencySupport
 
 /// One queue of inputs for a loop (the engine's, media pausing's): events and commands, in the order
 /// they arrived, handed to the loop a batch at a time.

@@ -2,7 +2,7 @@
 /// first (a server's request then ends at once); nil when it throws or the deadline passes.
 /// For requests a stop must not wait on beyond its bound: a frozen server (SIGSTOP) keeps
 /// its socket open and answers nothing.
-public func untilDeadline<Value: Sendable>(_ deadline: ContinuousClock.Instant,
+package func untilDeadline<Value: Sendable>(_ deadline: ContinuousClock.Instant,
                                            _ body: @escaping @Sendable () async throws -> Value) async -> Value? {
     guard ContinuousClock.now < deadline else { return nil }
     return await withTaskGroup(of: Value?.self) { group in

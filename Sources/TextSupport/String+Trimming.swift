@@ -1,6 +1,7 @@
 /// Trimming without Foundation: `trimmingCharacters(in:)` is Foundation's (not
 /// FoundationEssentials'), and importing Foundation loads libFoundation and ICU into every
-/// process that links the module (Docs/Benchmarks.md, "What the daemon costs").
+/// process that links the module (Docs/Benchmarks.md, "What the daemon costs"). Shared by
+/// every module that trims text.
 package extension StringProtocol {
     /// The text without the characters at either end that `trimmed` matches.
     func trimming(while trimmed: (Character) -> Bool) -> String {

@@ -4,7 +4,7 @@ import PulseAudio
 /// Performs the machine's actions on the server: the only part of the engine that sends
 /// commands. It reports what it changed (for the ledger) and throws a ``SwitchFailure`` with
 /// the server's reason when a step is refused.
-struct RouteExecutor: Sendable {
+struct RouteActionPerformer: Sendable {
     let server: any AudioServer
     let scope: RouteScope
     let logger: Logger
