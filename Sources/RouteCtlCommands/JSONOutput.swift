@@ -167,9 +167,9 @@ enum JSONOutput {
                input: Status.Input(source: routing.inputSource, device: routing.inputDevice?.id.rawValue),
                why: routing.why, preferences: routing.preferences, preferencesFrom: routing.preferencesOrigin.rawValue,
                selection: routing.selection, callAudio: routing.isCallAudioOn, microphoneMuted: routing.isMicrophoneMuted,
-               silentMode: SilentMode(defaultSinkName: snapshot.info.defaultSinkName, sinks: snapshot.sinks).isSilent
-                   .map { $0 ? "silent" : "audible" } ?? "unknown",
-               screenLock: routing.context?.screenLock, idle: routing.context?.idle,
+               silentMode: ContextSnapshot.Silence(isSilent: SilentMode(defaultSinkName: snapshot.info.defaultSinkName,
+                                                                        sinks: snapshot.sinks).isSilent).rawValue,
+               screenLock: routing.context?.screenLock.rawValue, idle: routing.context?.idle.rawValue,
                pausedPlayers: routing.context?.pausedPlayers, volumeCapture: routing.context?.volumeCapture)
     }
 

@@ -97,7 +97,7 @@ struct StatusCommand: AsyncParsableCommand {
             "Microphone:      " + microphone,
             "Silent mode:     " + TerminalText.escaped(silent.description),
             "Screen:          " + (routing.context.map { context in
-                context.screenLock + (context.idle == "unknown" ? "" : ", \(context.idle)")
+                context.screenLock.rawValue + (context.idle == .unknown ? "" : ", \(context.idle.rawValue)")
             } ?? "asked of the daemon"),
         ]
         if let context = routing.context {

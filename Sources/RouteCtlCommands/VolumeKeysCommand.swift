@@ -159,7 +159,7 @@ struct VolumeKeysCommand: AsyncParsableCommand {
 
     private func captureThroughDaemon(_ bus: DaemonBus, until stopped: @Sendable () async -> Void,
                                       presses: AsyncStream<String>.Continuation) async throws {
-        let rule = "type='signal',interface='\(RouteKitInterface.name)',member='VolumeButtonPressed',path='\(RouteKitInterface.path)'"
+        let rule = "type='signal',interface='\(RouteKitInterface.name)',member='\(RouteKitSignal.Kind.volumeButtonPressed.member)',path='\(RouteKitInterface.path)'"
         let signals = try await bus.connection.signals(matching: rule)
         _ = try await bus.call("StartVolumeCapture")
         printToStandardError("volume-keys: the daemon captures (Ctrl-C to stop)")

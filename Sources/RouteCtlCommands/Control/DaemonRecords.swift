@@ -47,8 +47,10 @@ enum DaemonRecords {
             preferences: entries, preferencesOrigin: origin, selection: selection,
             isCallAudioOn: record["CallAudio"]?.boolValue ?? false, isMicrophoneMuted: record["MicMuted"]?.boolValue,
             daemonProcessID: processID,
-            context: ContextSnapshot(silentMode: text("SilentMode") ?? "unknown", screenLock: text("ScreenLock") ?? "unknown",
-                                     idle: text("Idle") ?? "unknown",
+            // A word this routectl does not know (a newer daemon's) reads as unknown.
+            context: ContextSnapshot(silentMode: text("SilentMode").flatMap(ContextSnapshot.Silence.init(rawValue:)) ?? .unknown,
+                                     screenLock: text("ScreenLock").flatMap(ContextSnapshot.Lock.init(rawValue:)) ?? .unknown,
+                                     idle: text("Idle").flatMap(ContextSnapshot.Activity.init(rawValue:)) ?? .unknown,
                                      pausedPlayers: record["PausedPlayers"]?.stringArrayValue ?? [],
                                      volumeCapture: record["VolumeCapture"]?.boolValue ?? false))
     }

@@ -205,7 +205,7 @@ struct RouteActionPerformer: Sendable {
         } catch let error as PulseError {
             return SwitchFailure(step: step, code: error.code, message: "\(error.operation): \(error.reason)")
         } catch is CancellationError {
-            return SwitchFailure(step: step, message: "cancelled")
+            return .cancelled(step)
         } catch {
             return SwitchFailure(step: step, message: "\(error)")
         }

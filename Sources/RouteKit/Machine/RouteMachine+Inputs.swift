@@ -445,8 +445,6 @@ extension SwitchFailure {
         if code == .notSupported, step == .defaultSink || step == .defaultSource { return false }
         return ![.connectionTerminated, .connectionRefused, .timeout, .badState, .invalidServer, .protocolError].contains(code)
     }
-
-    private var isCancellation: Bool { message.hasPrefix("cancelled") }
 }
 
 extension AudioDevice {

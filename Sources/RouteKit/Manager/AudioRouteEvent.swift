@@ -194,12 +194,21 @@ public struct SwitchFailure: Error, Hashable, Sendable, CustomStringConvertible 
     public var code: PulseError.Code?
     /// What went wrong, for people.
     public var message: String
+    /// Whether the step was cancelled (the manager stopping) rather than refused: nothing it
+    /// says about the device.
+    public var isCancellation: Bool
 
     /// A failure from its parts.
-    public init(step: Step, code: PulseError.Code? = nil, message: String) {
+    public init(step: Step, code: PulseError.Code? = nil, message: String, isCancellation: Bool = false) {
         self.step = step
         self.code = code
         self.message = message
+        self.isCancellation = isCancellation
+    }
+
+    /// `step` cancelled.
+    public static func cancelled(_ step: Step) -> SwitchFailure {
+        SwitchFailure(step: step, message: "cancelled", isCancellation: true)
     }
 
     /// `step: message`.

@@ -55,14 +55,5 @@ public enum RouteKitInterface {
             BusMethod("StopVolumeCapture"),
         ],
         properties: RouteKitProperties.all + ContextProperties.all,
-        signals: [
-            BusSignal("RouteChanged", arguments: [BusArgument("from", .string), BusArgument("to", .string),
-                                                  BusArgument("reason", .string)]),
-            BusSignal("SwitchFailed", arguments: [BusArgument("device", .string), BusArgument("step", .string),
-                                                  BusArgument("message", .string)]),
-            BusSignal("DevicesChanged", arguments: [BusArgument("devices", .array(.dictionary(key: .string, value: .variant)))]),
-            BusSignal("VolumeButtonPressed", arguments: [BusArgument("button", .string)]),
-            BusSignal("MediaPaused", arguments: [BusArgument("players", .array(.string)), BusArgument("reason", .string)]),
-            BusSignal("MediaResumed", arguments: [BusArgument("players", .array(.string)), BusArgument("reason", .string)]),
-        ])
+        signals: RouteKitSignal.Kind.allCases.map(\.declaration))
 }

@@ -62,13 +62,11 @@ final class StatePublisher: Sendable {
             }
             switch event {
             case .routeChanged(let from, let to, let reason):
-                routeKit?.emit("RouteChanged", [.string(from?.id.rawValue ?? ""), .string(to?.id.rawValue ?? ""),
-                                                .string(reason.rawValue)])
+                routeKit?.emit(.routeChanged(from: from?.id, to: to?.id, reason: reason))
             case .switchFailed(let device, let reason):
-                routeKit?.emit("SwitchFailed", [.string(device.id.rawValue), .string(reason.step.rawValue),
-                                                .string(reason.message)])
+                routeKit?.emit(.switchFailed(device: device.id, failure: reason))
             case .devicesChanged(let devices):
-                routeKit?.emit("DevicesChanged", [DeviceRecord.list(devices)])
+                routeKit?.emit(.devicesChanged(devices))
             default:
                 break
             }
@@ -84,11 +82,11 @@ final class StatePublisher: Sendable {
             case .changed(let snapshot):
                 routeKit?.setProperties(ContextProperties.values(for: snapshot))
             case .volumeButton(let button):
-                routeKit?.emit("VolumeButtonPressed", [.string(button)])
+                routeKit?.emit(.volumeButtonPressed(button))
             case .mediaPaused(let players, let reason):
-                routeKit?.emit("MediaPaused", [.strings(players), .string(reason)])
+                routeKit?.emit(.mediaPaused(players: players, reason: reason))
             case .mediaResumed(let players, let reason):
-                routeKit?.emit("MediaResumed", [.strings(players), .string(reason)])
+                routeKit?.emit(.mediaResumed(players: players, reason: reason))
             }
         }
     }

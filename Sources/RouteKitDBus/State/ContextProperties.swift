@@ -14,9 +14,9 @@ public enum ContextProperties {
     /// Their values.
     public static func values(for snapshot: ContextSnapshot) -> [String: BusValue] {
         [
-            "SilentMode": .string(snapshot.silentMode),
-            "ScreenLock": .string(snapshot.screenLock),
-            "Idle": .string(snapshot.idle),
+            "SilentMode": .string(snapshot.silentMode.rawValue),
+            "ScreenLock": .string(snapshot.screenLock.rawValue),
+            "Idle": .string(snapshot.idle.rawValue),
             "PausedPlayers": .strings(snapshot.pausedPlayers),
             "VolumeCapture": .boolean(snapshot.volumeCapture),
         ]

@@ -121,15 +121,15 @@ package final class DaemonContext: ContextControl, Service {
                 group.addTask {
                     for await state in screens {
                         self.update {
-                            $0.screenLock = state.lock.rawValue
-                            $0.idle = state.idle.map { $0 ? "idle" : "active" } ?? "unknown"
+                            $0.screenLock = Self.lock(state.lock)
+                            $0.idle = ContextSnapshot.Activity(isIdle: state.idle)
                         }
                     }
                 }
                 group.addTask {
                     for await mode in silences {
                         if let isSilent = mode.isSilent { self.ringing.update(silent: isSilent) }
-                        self.update { $0.silentMode = mode.isSilent.map { $0 ? "silent" : "audible" } ?? "unknown" }
+                        self.update { $0.silentMode = ContextSnapshot.Silence(isSilent: mode.isSilent) }
                     }
                 }
             }
@@ -197,10 +197,28 @@ package final class DaemonContext: ContextControl, Service {
         CallSession.ID(rawValue: "detected-\(id.rawValue)")
     }
 
+    /// The D-Bus API's word for the screen's state.
+    private static func lock(_ state: LockState) -> ContextSnapshot.Lock {
+        switch state {
+        case .locked: .locked
+        case .unlocked: .unlocked
+        case .unknown: .unknown
+        }
+    }
+
+    /// The D-Bus API's word for a button.
+    private static func press(_ button: VolumeButton) -> VolumeButtonPress {
+        switch button {
+        case .up: .up
+        case .down: .down
+        case .mute: .mute
+        }
+    }
+
     private func captured(_ event: VolumeCaptureEvent) {
         if case .pressed(let button, _) = event {
             write("volume: \(TerminalText.escaped("\(button)")) pressed")
-            notify(.volumeButton(button.rawValue))
+            notify(.volumeButton(Self.press(button)))
         }
     }
 

@@ -141,9 +141,16 @@ struct RouteMachineSwitchTests {
         SwitchFailure(step: .port, code: .badState, message: "bad state"),
         SwitchFailure(step: .defaultSink, code: .connectionRefused, message: "connection refused"),
         SwitchFailure(step: .profile, code: .protocolError, message: "protocol error"),
-        SwitchFailure(step: .defaultSink, message: "cancelled"),
-        SwitchFailure(step: .profile, message: "cancelled"),
+        .cancelled(.defaultSink),
+        .cancelled(.profile),
     ]
+
+    @Test("a cancellation is told by its kind, not by its words")
+    func cancellationIsATypeNotAMessage() {
+        #expect(!SwitchFailure.cancelled(.defaultSink).isAboutTheDevice)
+        // A refusal whose words happen to start so is still the device's.
+        #expect(SwitchFailure(step: .profile, message: "cancelled by the driver").isAboutTheDevice)
+    }
 
     @Test(arguments: notTheDevice)
     func connectionLossTimeoutsAndCancellationNeverSetADeviceAside(_ failure: SwitchFailure) {
