@@ -29,6 +29,12 @@ struct DeviceTracker: Sendable {
     }
 
     var devices: [AudioDevice] { state.devices() }
+
+    /// The server as the tracker sees it, for followers (``ServerMirror``).
+    func mirror(isConnected: Bool) -> ServerMirror {
+        ServerMirror(isConnected: isConnected, sinks: state.sinks, sources: state.sources, cards: state.cards,
+                     defaultSinkName: state.defaultSinkName, defaultSourceName: state.defaultSourceName)
+    }
     var defaultSinkName: String? { state.defaultSinkName }
     var defaultSourceName: String? { state.defaultSourceName }
 

@@ -158,6 +158,8 @@ struct EngineLoop: Sendable {
         }
         actions += core.machine { $0.deadlinePassed(now: ContinuousClock.now) }
         await perform(actions)
+        // After the switch: followers of the mirror compute from it, never ahead of routing.
+        core.publish(tracker.mirror(isConnected: isConnected))
         if isConnected, !streamEvents.isEmpty { await followStreams(streamEvents) }
         if core.withShared({ $0.machine.isSettled }) {
             for ticket in tickets { ticket.punch() }

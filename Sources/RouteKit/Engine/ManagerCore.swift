@@ -7,6 +7,9 @@ final class ManagerCore: Sendable {
     struct Shared: Sendable {
         var machine: RouteMachine
         var subscribers = SubscriberList<AudioRouteEvent>()
+        /// The server as the loop last read it, and who follows it.
+        var mirror = ServerMirror()
+        var mirrorSubscribers = SubscriberList<ServerMirror>()
         /// The loop's queue while the manager runs.
         var inputs: InputQueue<EngineInput>?
         /// Fired to end the run (stop(), graceful shutdown).
@@ -54,6 +57,26 @@ final class ManagerCore: Sendable {
         return stream
     }
 
+    /// A new follower of the server's mirror: the mirror now first, then each new one; a
+    /// follower that falls behind gets the newest only.
+    func subscribeToMirror() -> AsyncStream<ServerMirror> {
+        let (stream, continuation) = AsyncStream.makeStream(of: ServerMirror.self, bufferingPolicy: .bufferingNewest(1))
+        shared.withLock { shared in
+            shared.mirrorSubscribers.add(continuation)
+            continuation.yield(shared.mirror)
+        }
+        return stream
+    }
+
+    /// Hands `mirror` to its followers, unless it is what they have.
+    func publish(_ mirror: ServerMirror) {
+        shared.withLock { shared in
+            guard shared.mirror != mirror else { return }
+            shared.mirror = mirror
+            shared.mirrorSubscribers.yield(mirror)
+        }
+    }
+
     /// Hands `event` to every subscriber (``SubscriberList``).
     func publish(_ event: AudioRouteEvent) {
         shared.withLock { $0.subscribers.yield(event) }
@@ -61,7 +84,8 @@ final class ManagerCore: Sendable {
 
     /// Ends every subscriber's stream.
     func finishSubscribers() {
-        let ended = shared.withLock { $0.subscribers.removeAll() }
+        let (ended, following) = shared.withLock { ($0.subscribers.removeAll(), $0.mirrorSubscribers.removeAll()) }
         for continuation in ended { continuation.finish() }
+        for continuation in following { continuation.finish() }
     }
 }

@@ -135,6 +135,8 @@ extension AudioDeviceManager: Service {
             $0.start(devices: tracker.devices, defaultSink: tracker.defaultSinkName, defaultSource: tracker.defaultSourceName,
                      configured: configured, now: .now)
         }
+        // The first mirror, before start() returns: followers begin from the first reading.
+        core.publish(tracker.mirror(isConnected: true))
         let loop = EngineLoop(core: core, queue: queue, server: server, timings: timings,
                               performer: RouteActionPerformer(server: server, scope: scope, logger: logger), logger: logger,
                               tracker: tracker)
@@ -161,7 +163,10 @@ extension AudioDeviceManager: Service {
             return shared.machine.devices.first { $0.output?.deviceName == sink }
         } : nil
         announce(core.machine { $0.stopped(restoredRoute: restored) })
-        core.withShared { $0.stopSignal = nil }
+        core.withShared { shared in
+            shared.stopSignal = nil
+            shared.mirror.isConnected = false
+        }
         core.finishSubscribers()
     }
 

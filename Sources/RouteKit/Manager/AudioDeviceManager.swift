@@ -119,6 +119,19 @@ public final class AudioDeviceManager: Sendable {
         core.subscribe()
     }
 
+    /// The server's devices and defaults as the manager reads them: the mirror now, then each
+    /// change, after the switch it caused, until ``stop()``. Following it costs the server no
+    /// request: the manager reads each changed object once per batch of events, for routing.
+    /// A follower that falls behind gets the newest mirror only.
+    public func mirrors() -> AsyncStream<ServerMirror> {
+        core.subscribeToMirror()
+    }
+
+    /// The server's devices and defaults as the manager last read them (``mirrors()``).
+    public var mirror: ServerMirror {
+        core.withShared { $0.mirror }
+    }
+
     // MARK: Preferences and selection
 
     /// Replaces the whole preference list (its first entry becomes the preferred device, no

@@ -53,9 +53,9 @@ package final class DaemonContext: ContextControl, Service {
                                 logger: logger)
         ringing = RingtoneFollower(server: client, manager: manager, settings: calls.ringingSettings(privateKinds: settings.privateKinds),
                                    logger: logger)
-        silentMode = SilentModeMonitor(server: client, logger: logger)
+        silentMode = SilentModeMonitor(manager: manager, logger: logger)
         self.screenLock = ScreenLockMonitor(configuration: screenLock, logger: logger)
-        capture = VolumeButtonCapture(server: client, logger: logger)
+        capture = VolumeButtonCapture(server: client, following: manager, logger: logger)
         self.write = write
         (captureCommands, captureCommand) = AsyncStream.makeStream(of: VolumeCaptureCommand.self)
     }

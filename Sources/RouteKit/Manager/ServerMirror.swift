@@ -1,0 +1,38 @@
+import PulseAudio
+
+/// The server's devices and defaults as the manager's loop last read them: one view, brought
+/// up to date a batch of events at a time with the lookups routing makes anyway, so that
+/// whatever depends on the defaults or a device's state (silent mode, volume capture) reads
+/// nothing of its own. ``AudioDeviceManager/mirrors()`` gives it after each change.
+public struct ServerMirror: Sendable, Equatable {
+    /// Whether the manager's connection is up: while it is not, the rest is what was last
+    /// seen, or empty before the first reading.
+    public var isConnected: Bool
+    /// The sinks, by index.
+    public var sinks: [UInt32: SinkInfo]
+    /// The sources, by index.
+    public var sources: [UInt32: SourceInfo]
+    /// The cards, by index.
+    public var cards: [UInt32: CardInfo]
+    /// The default sink's name; nil when none is set.
+    public var defaultSinkName: String?
+    /// The default source's name; nil when none is set.
+    public var defaultSourceName: String?
+
+    /// A mirror from its parts; by default, nothing read and not connected.
+    public init(isConnected: Bool = false, sinks: [UInt32: SinkInfo] = [:], sources: [UInt32: SourceInfo] = [:],
+                cards: [UInt32: CardInfo] = [:], defaultSinkName: String? = nil, defaultSourceName: String? = nil) {
+        self.isConnected = isConnected
+        self.sinks = sinks
+        self.sources = sources
+        self.cards = cards
+        self.defaultSinkName = defaultSinkName
+        self.defaultSourceName = defaultSourceName
+    }
+
+    /// The default sink, when the server lists it.
+    public var defaultSink: SinkInfo? {
+        guard let name = defaultSinkName else { return nil }
+        return sinks.values.first { $0.name == name }
+    }
+}
