@@ -1,9 +1,9 @@
 import PulseAudio
 import RouteKit
 
-/// The default sink, followed event by event with the fewest reads: what silent mode and
-/// volume capture read when they run without an ``AudioDeviceManager`` (beside one, they
-/// follow its ``ServerMirror`` and read nothing).
+/// The default sink, followed event by event with the fewest reads: what volume capture
+/// reads, and silent mode without an ``AudioDeviceManager`` (beside one, it follows the
+/// manager's ``ServerMirror`` and reads nothing).
 ///
 /// A change of the default sink's own state is one lookup of that sink; a server change
 /// that leaves the default's name as it was needs no more than the server's information; only

@@ -14,14 +14,14 @@ struct VolumeCaptureLiveTests {
     static let step = ChannelVolumes.normal / 20
 
     @Test("presses with their direction, the volume put back, no phantom press, quick presses each, the default moving",
-          .timeLimit(.minutes(1)), arguments: SoundServerKind.allCases, Following.allCases)
-    func presses(kind: SoundServerKind, following: Following) async throws {
-        try await ContextRig.run(kind, sinks: ["ctx_main", "ctx_other"]) { rig in try await rig.withManager(following) { manager in
+          .timeLimit(.minutes(1)), arguments: SoundServerKind.allCases)
+    func presses(kind: SoundServerKind) async throws {
+        try await ContextRig.run(kind, sinks: ["ctx_main", "ctx_other"]) { rig in
             try await rig.setLevel("ctx_main", percent: 50)
             try await rig.setLevel("ctx_other", percent: 70)
             let original = try #require(try await rig.level("ctx_main"))
             let otherOriginal = try #require(try await rig.level("ctx_other"))
-            let capture = rig.capture(following: manager)
+            let capture = VolumeButtonCapture(server: rig.client, logger: ContextRig.logger)
             try await capture.withCapture { events in
                 var events = events.makeAsyncIterator()
                 #expect(await events.next() == .capturing(sink: "ctx_main", original: original, held: original))
@@ -69,18 +69,17 @@ struct VolumeCaptureLiveTests {
             // Left as the user had them (PipeWire shows a change a moment after it answers).
             try await rig.waitForLevel("ctx_other", "the user's level back") { $0 == otherOriginal }
             try await rig.waitForLevel("ctx_main", "the user's level, still") { $0 == original }
-        } }
+        }
     }
 
     @Test("at 100 % and at 0 % presses are still seen, and the user's level comes back exactly",
-          .timeLimit(.minutes(1)), arguments: SoundServerKind.allCases, Following.allCases)
-    func edges(kind: SoundServerKind, following: Following) async throws {
-        try await ContextRig.run(kind, sinks: ["ctx_main"]) { rig in try await rig.withManager(following) { manager in
-            let capture = rig.capture(following: manager)
+          .timeLimit(.minutes(1)), arguments: SoundServerKind.allCases)
+    func edges(kind: SoundServerKind) async throws {
+        try await ContextRig.run(kind, sinks: ["ctx_main"]) { rig in
+            let capture = VolumeButtonCapture(server: rig.client, logger: ContextRig.logger)
             for (percent, key, button) in [(100, "+5%", VolumeButton.up), (0, "-5%", VolumeButton.down)] {
                 try await rig.setLevel("ctx_main", percent: percent, muted: percent == 0)
                 let original = try #require(try await rig.level("ctx_main"))
-                try await rig.waitUntilSeen(by: manager, "ctx_main", at: original)
                 try await capture.withCapture { events in
                     var events = events.makeAsyncIterator()
                     guard case .capturing(_, let seen, let held) = await events.next() else {
@@ -101,6 +100,6 @@ struct VolumeCaptureLiveTests {
                 // Exactly the user's level (PipeWire shows a change a moment after it answers).
                 try await rig.waitForLevel("ctx_main", "exactly the user's \(percent) %") { $0 == original }
             }
-        } }
+        }
     }
 }

@@ -13,14 +13,11 @@ public enum VolumeCaptureCommand: Hashable, Sendable {
 
 /// Volume-button capture on a server (observe-and-restore): while on, a volume change on the
 /// default output is reported as a press and undone. The decisions are the
-/// ``VolumeCaptureMachine``'s; this driver hands it each reading of the default sink and
-/// performs what it answers, one thing at a time, so that a reading never overtakes a
-/// restore. Beside an ``AudioDeviceManager`` (``init(server:following:configuration:logger:)``)
-/// the readings are the manager's ``ServerMirror``, and capture reads nothing itself; on its
-/// own it reads the default sink after each event that can matter (``DefaultSinkFollowing``).
+/// ``VolumeCaptureMachine``'s; this driver reads the default sink after each event that can
+/// matter, hands the reading over, and performs what it answers, one thing at a time, so
+/// that a reading never overtakes a restore.
 public struct VolumeButtonCapture: Sendable {
     let server: any VolumeControllingServer
-    let manager: AudioDeviceManager?
     let configuration: VolumeCaptureConfiguration
     let logger: Logger
 
@@ -28,17 +25,6 @@ public struct VolumeButtonCapture: Sendable {
     public init(server: any VolumeControllingServer, configuration: VolumeCaptureConfiguration = VolumeCaptureConfiguration(),
                 logger: Logger) {
         self.server = server
-        self.manager = nil
-        self.configuration = configuration
-        self.logger = logger
-    }
-
-    /// Capture on `server`, reading the default sink from `manager`'s mirror of it (the
-    /// manager must run on the same server); requests still go to `server`.
-    public init(server: any VolumeControllingServer, following manager: AudioDeviceManager,
-                configuration: VolumeCaptureConfiguration = VolumeCaptureConfiguration(), logger: Logger) {
-        self.server = server
-        self.manager = manager
         self.configuration = configuration
         self.logger = logger
     }
@@ -51,21 +37,13 @@ public struct VolumeButtonCapture: Sendable {
     public func run(commands: AsyncStream<VolumeCaptureCommand>,
                     report: @escaping @Sendable (VolumeCaptureEvent) -> Void) async {
         let (inputs, input) = AsyncStream.makeStream(of: Input.self)
-        // Beside a manager, its mirrors; else the server's events.
-        let mirrors = manager?.mirrors()
-        let observation = mirrors == nil ? server.observeEvents { event in input.yield(event.map(Input.server) ?? .end) } : nil
-        defer { observation?.cancel() }
+        let observation = server.observeEvents { event in input.yield(event.map(Input.server) ?? .end) }
+        defer { observation.cancel() }
         var machine = VolumeCaptureMachine(configuration: configuration)
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
                 for await command in commands { input.yield(.command(command)) }
                 input.yield(.end)
-            }
-            if let mirrors {
-                group.addTask {
-                    for await mirror in mirrors { input.yield(.mirror(mirror)) }
-                    input.yield(.end)
-                }
             }
             var loop = Loop(capture: self, report: report)
             await loop.run(inputs, machine: &machine)
@@ -114,7 +92,6 @@ public struct VolumeButtonCapture: Sendable {
     /// What wakes the loop.
     enum Input: Sendable {
         case server(PulseEvent)
-        case mirror(ServerMirror)
         case command(VolumeCaptureCommand)
         case end
     }
@@ -125,8 +102,6 @@ public struct VolumeButtonCapture: Sendable {
         let report: @Sendable (VolumeCaptureEvent) -> Void
         /// The default sink as last read: only its changes are looked at.
         var following = DefaultSinkFollowing()
-        /// Beside a manager: the reading last handed to the machine.
-        var lastMirrorReading: DefaultSinkReading??
 
         init(capture: VolumeButtonCapture, report: @escaping @Sendable (VolumeCaptureEvent) -> Void) {
             self.capture = capture
@@ -141,14 +116,7 @@ public struct VolumeButtonCapture: Sendable {
                 case .command(.start):
                     guard !machine.isCapturing else { continue }
                     // Unreadable now: capture waits for a sink, nothing changed yet.
-                    let reading: DefaultSinkReading?
-                    if let manager = capture.manager {
-                        // The manager's mirror now: its stream may not have brought one yet.
-                        reading = Self.reading(of: manager.mirror) ?? nil
-                        lastMirrorReading = .some(reading)
-                    } else {
-                        reading = await read(after: nil) ?? nil
-                    }
+                    let reading = await read(after: nil) ?? nil
                     await perform(machine.start(reading), on: &machine)
                 case .command(.stop):
                     await perform(machine.stop(), on: &machine)
@@ -160,11 +128,6 @@ public struct VolumeButtonCapture: Sendable {
                     await perform(machine.observe(reading), on: &machine)
                 case .server(.connectionStateChanged):
                     continue
-                case .mirror(let new):
-                    // A mirror of a connection that is down says nothing of the sink.
-                    guard machine.isCapturing, let reading = Self.reading(of: new), reading != lastMirrorReading else { continue }
-                    lastMirrorReading = .some(reading)
-                    await perform(machine.observe(reading), on: &machine)
                 }
             }
         }
@@ -185,13 +148,6 @@ public struct VolumeButtonCapture: Sendable {
                 capture.logger.debug("volume capture: server unreadable", metadata: ["error": "\(error)"])
                 return nil
             }
-        }
-
-        /// The default sink as `mirror` shows it (`.some(nil)`: there is none); nil while the
-        /// manager is not connected.
-        static func reading(of mirror: ServerMirror) -> DefaultSinkReading?? {
-            guard mirror.isConnected else { return nil }
-            return .some(mirror.defaultSink.map { DefaultSinkReading(sink: $0.name, level: SinkLevel(volume: $0.volume, isMuted: $0.isMuted)) })
         }
 
         /// Performs `actions` in order; an answered request is told to the machine.

@@ -2,8 +2,13 @@ import PulseAudio
 
 /// The server's devices and defaults as the manager's loop last read them: one view, brought
 /// up to date a batch of events at a time with the lookups routing makes anyway, so that
-/// whatever depends on the defaults or a device's state (silent mode, volume capture) reads
-/// nothing of its own. ``AudioDeviceManager/mirrors()`` gives it after each change.
+/// whatever only watches the defaults or a device's state (silent mode) reads nothing of its
+/// own. ``AudioDeviceManager/mirrors()`` gives it after each change.
+///
+/// A mirror says nothing of when its readings were answered against a follower's own
+/// requests: one handed on after a follower's request was answered may still carry what the
+/// server answered before that request landed. A follower that writes what it watches
+/// (volume capture's restores) must read for itself.
 public struct ServerMirror: Sendable, Equatable {
     /// Whether the manager's connection is up: while it is not, the rest is what was last
     /// seen, or empty before the first reading.

@@ -55,7 +55,7 @@ package final class DaemonContext: ContextControl, Service {
                                    logger: logger)
         silentMode = SilentModeMonitor(manager: manager, logger: logger)
         self.screenLock = ScreenLockMonitor(configuration: screenLock, logger: logger)
-        capture = VolumeButtonCapture(server: client, following: manager, logger: logger)
+        capture = VolumeButtonCapture(server: client, logger: logger)
         self.write = write
         (captureCommands, captureCommand) = AsyncStream.makeStream(of: VolumeCaptureCommand.self)
     }
