@@ -27,6 +27,9 @@ struct EngineLoop: Sendable {
     /// The streams that followed the route so far (system scope), on this connection.
     private var followers = Followers()
     private var isConnected = true
+    /// Whether the tracker read the server or the connection changed since the mirror was
+    /// last handed on (``ServerMirror``): a batch of commands or streams alone changes nothing.
+    private var mirrorMayHaveChanged = false
     /// Inputs taken while a batch's lookups were under way, for the next turn.
     private var carried: [EngineInput] = []
     /// The queue ended while inputs were being carried.
@@ -123,6 +126,7 @@ struct EngineLoop: Sendable {
         var actions: [RouteAction] = []
         let now = ContinuousClock.now
         if !connectionStates.isEmpty {
+            mirrorMayHaveChanged = true
             isConnected = false
             resyncDue = nil
             for state in connectionStates {
@@ -130,8 +134,10 @@ struct EngineLoop: Sendable {
             }
         }
         if becameReady || (resyncDue.map { now >= $0 } ?? false) {
+            mirrorMayHaveChanged = true
             actions += await resynchronize()
         } else if isConnected, !subscriptions.isEmpty {
+            mirrorMayHaveChanged = true
             // Outputs first: a new or changed source (a monitor, a microphone) is looked up
             // only after the decision its sink allows, so that it never delays a switch; the
             // input follows a moment later.
@@ -159,7 +165,11 @@ struct EngineLoop: Sendable {
         actions += core.machine { $0.deadlinePassed(now: ContinuousClock.now) }
         await perform(actions)
         // After the switch: followers of the mirror compute from it, never ahead of routing.
-        core.publish(tracker.mirror(isConnected: isConnected))
+        // Only a batch that read the server or changed the connection can have changed it.
+        if mirrorMayHaveChanged {
+            mirrorMayHaveChanged = false
+            core.publish(tracker.mirror(isConnected: isConnected))
+        }
         if isConnected, !streamEvents.isEmpty { await followStreams(streamEvents) }
         if core.withShared({ $0.machine.isSettled }) {
             for ticket in tickets { ticket.punch() }
@@ -187,6 +197,7 @@ struct EngineLoop: Sendable {
         }
         let stale = (sink: tracker.defaultSinkName, source: tracker.defaultSourceName)
         let change = tracker.takeDefaults(of: info)
+        mirrorMayHaveChanged = true
         guard !change.isEmpty else { return [] }
         logger.notice("the server's connection had missed a change of the default; read again on a new one",
                       metadata: ["was": "\(stale.sink ?? "none")", "is": "\(info.defaultSinkName ?? "none")"])

