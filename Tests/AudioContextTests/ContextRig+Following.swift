@@ -4,9 +4,9 @@ import RouteKit
 /// What silent mode follows in a test: the server itself, or a running manager's mirror of it
 /// (as in the daemon).
 enum Following: String, CaseIterable, Sendable {
-    /// They read the server themselves.
+    /// It reads the server itself.
     case server
-    /// They follow an ``AudioDeviceManager`` running on the rig's connection.
+    /// It follows an ``AudioDeviceManager`` running on the rig's connection.
     case manager
 }
 
