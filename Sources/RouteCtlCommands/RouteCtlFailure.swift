@@ -15,8 +15,6 @@ enum RouteCtlFailure: Error, CustomStringConvertible {
     case unusableDumpFile(DumpFileError)
     /// A dump could not be understood.
     case malformedDump(path: String, line: Int, message: String)
-    /// A D-Bus name the daemon serves is owned by another process (another daemon, callaudiod).
-    case busNameTaken(String)
     /// What was named is no kind routectl knows, or a kind never chosen by kind (usage).
     case invalidChoice(String)
     /// No present, usable device is what was named; the message lists what is there.
@@ -30,10 +28,9 @@ enum RouteCtlFailure: Error, CustomStringConvertible {
     /// The daemon answered with an error that is neither about a device nor a preference:
     /// its server refused, or it is another version.
     case daemonFailed(String)
-    /// A configuration file could not be read.
-    case unreadableConfiguration(path: String, reason: String)
-    /// A configuration file says something wrong.
-    case invalidConfiguration(ConfigurationError)
+    /// `routectl daemon` could not start or go on: its configuration unreadable or invalid,
+    /// a bus name taken, the server failing; the daemon library's words.
+    case daemon(DaemonFailure)
 
     var description: String {
         switch self {
@@ -50,13 +47,10 @@ enum RouteCtlFailure: Error, CustomStringConvertible {
         case .malformedDump(let path, let line, let message):
             "\(path):\(line): \(message)"
         case .invalidChoice(let message), .noSuchDevice(let message), .needsDaemon(let message),
-             .noSessionBus(let message), .busNameTaken(let message), .daemonUnanswered(let message),
-             .daemonFailed(let message):
+             .noSessionBus(let message), .daemonUnanswered(let message), .daemonFailed(let message):
             message
-        case .unreadableConfiguration(let path, let reason):
-            "cannot read the configuration file \(path): \(reason)"
-        case .invalidConfiguration(let error):
-            "\(error)"
+        case .daemon(let failure):
+            "\(failure)"
         }
     }
 
@@ -78,41 +72,33 @@ enum RouteCtlFailure: Error, CustomStringConvertible {
         case .needsDaemon, .daemonUnanswered: ExitCode(68)
         case .daemonFailed: ExitCode(70)
         case .noSessionBus: ExitCode(72)
-        case .unreadableConfiguration: ExitCode(66)
-        case .busNameTaken: ExitCode(75)
-        case .invalidConfiguration: ExitCode(78)
+        case .daemon(.requestFailed): ExitCode(70)
+        case .daemon(.unreadableConfiguration): ExitCode(66)
+        case .daemon(.invalidChoice): ExitCode(64)
+        case .daemon(.busNameTaken): ExitCode(75)
+        case .daemon(.invalidConfiguration): ExitCode(78)
         }
     }
 }
 
 extension RouteCtlFailure {
-    /// The failure the daemon's library reports, with its message and exit status.
-    init(_ failure: DaemonFailure) {
-        switch failure {
-        case .requestFailed(let error): self = .requestFailed(error)
-        case .unreadableConfiguration(let path, let reason): self = .unreadableConfiguration(path: path, reason: reason)
-        case .invalidConfiguration(let error): self = .invalidConfiguration(error)
-        case .invalidChoice(let message): self = .invalidChoice(message)
-        case .busNameTaken(let message): self = .busNameTaken(message)
-        }
-    }
-
     /// ``exitCode`` as a number.
     var exitStatus: Int32 { exitCode.rawValue }
 }
 
 extension AsyncParsableCommand {
-    /// Runs `body`; a ``RouteCtlFailure`` (or the daemon library's `DaemonFailure`) is written (to standard error unless `write` says
+    /// Runs `body`; a ``RouteCtlFailure`` (or the daemon library's `DaemonFailure`, as
+    /// ``RouteCtlFailure/daemon(_:)``) is written (to standard error unless `write` says
     /// otherwise) as `routectl: ...`, control characters escaped (it may quote a server, a
     /// bus owner's command name or a file), and becomes the process's exit status.
     func reportingFailures(write: (String) -> Void = printToStandardError, _ body: () async throws -> Void) async throws {
         do {
-            try await body()
+            do {
+                try await body()
+            } catch let failure as DaemonFailure {
+                throw RouteCtlFailure.daemon(failure)
+            }
         } catch let failure as RouteCtlFailure {
-            write("routectl: " + TerminalText.escaped("\(failure)"))
-            throw failure.exitCode
-        } catch let failure as DaemonFailure {
-            let failure = RouteCtlFailure(failure)
             write("routectl: " + TerminalText.escaped("\(failure)"))
             throw failure.exitCode
         }

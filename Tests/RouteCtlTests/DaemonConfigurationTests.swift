@@ -29,7 +29,7 @@ struct DaemonConfigurationTests {
     @Test func applicationScopeTakesTheFilesMatchOrNeedsOne() throws {
         #expect(try DaemonOverrides(scope: .application).applied(to: file).scope == .application(.role("phone")))
         let failure = #expect(throws: DaemonFailure.self) { try DaemonOverrides(scope: .application).applied(to: DaemonConfiguration()) }
-        #expect(failure.map { RouteCtlFailure($0).exitStatus } == 64, "a usage error")
+        #expect(failure.map { RouteCtlFailure.daemon($0).exitStatus } == 64, "a usage error")
     }
 
     @Test func aReloadChangesWhatChangedAndDefersTheScope() {

@@ -25,7 +25,8 @@ package struct ConfigurationReloadService: Service {
 
     /// Reloads on each of `signals`, over `startup`, applying what changed to `manager`,
     /// `mediaGuard` and `ringing`; its lines go to `report`.
-    package init(signals: UnixSignalsSequence, startup: DaemonStartup, manager: AudioDeviceManager, mediaGuard: MediaGuard?, report: @escaping @Sendable (String) -> Void, ringing: RingtoneFollower?) {
+    package init(signals: UnixSignalsSequence, startup: DaemonStartup, manager: AudioDeviceManager, mediaGuard: MediaGuard?,
+                 report: @escaping @Sendable (String) -> Void, ringing: RingtoneFollower?) {
         self.signals = signals
         self.startup = startup
         self.manager = manager
