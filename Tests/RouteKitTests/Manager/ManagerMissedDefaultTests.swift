@@ -68,7 +68,7 @@ struct ManagerMissedDefaultTests {
             try await rig.plug(speaker)
             try await rig.plug(hdmi)
             try await rig.start(expecting: nil)
-            var missed: ConventionDevice?
+            var missed: (device: ConventionDevice, mark: Int)?
             var attempts = 0
             while missed == nil, attempts < 60 {
                 attempts += 1
@@ -86,15 +86,21 @@ struct ManagerMissedDefaultTests {
                 do {
                     _ = try await rig.recorder.waitForRoute(to: next.id, after: mark, timeout: .seconds(1))
                 } catch is TimedOut {
-                    missed = next
+                    missed = (next, mark)
+                }
+                // Reported late rather than missed (a connection that caught up on its own):
+                // no hand-over would show anything, so try again.
+                if let late = missed, await !rig.recorder.routeChanges(after: late.mark).isEmpty {
+                    missed = nil
                 }
             }
-            let target = try #require(missed, "no change was missed in \(attempts) tries")
+            let (target, mark) = try #require(missed, "no change was missed in \(attempts) tries")
             let reader = PipeWireConfiguredDefaults(environment: rig.server.environment)
             let seen = try #require(try await reader.effectiveDefaults().sink)
             #expect(seen == target.name, "pw-metadata reads the change the manager missed")
-            let mark = await rig.recorder.count
             await rig.manager.reconcileDefaultSink(seenElsewhere: seen)
+            // The first report since the change, however late it came, is the one asserted on: a
+            // report that beat the hand-over by a hair would carry the same reason.
             let change = try await rig.recorder.waitForRoute(to: target.id, after: mark)
             #expect(change.reason == .changedElsewhere, "\(change)")
             #expect(await rig.recorder.switchFailures(after: mark).isEmpty)
