@@ -93,14 +93,15 @@ struct ConfigurationFuzzTests {
         }
     }
 
-    @Test("100 000 mutated configurations are read or refused with a line, never a crash")
-    func mutations() {
-        var generator = SplitMix64(seed: 18)
+    /// 100 000 mutations in four parts of 25 000, each from its own fixed seed, which Swift
+    /// Testing runs side by side: alone, one run of them all was the suite's longest test.
+    @Test("100 000 mutated configurations are read or refused with a line, never a crash", arguments: 0..<4)
+    func mutations(part: UInt64) {
+        var generator = SplitMix64(seed: 18 + part)
         var refused = 0
         var failures = 0
-        for index in 0..<100_000 {
+        for index in 0..<25_000 {
             let text = Self.mutate(Self.seeds[index % Self.seeds.count], using: &generator)
-            if ProcessInfo.processInfo.environment["FUZZ_DUMP"] != nil { _ = FileManager.default.createFile(atPath: "/tmp/fuzz-current.toml", contents: Data(text.utf8)) }
             switch Self.check(text) {
             case .accepted: break
             case .refusedWithItsLine: refused += 1
@@ -109,7 +110,7 @@ struct ConfigurationFuzzTests {
             if failures > 20 { break }
         }
         #expect(failures == 0)
-        #expect(refused > 50_000, "the mutations mostly break the file: \(refused) refused")
+        #expect(refused > 12_500, "the mutations mostly break the file: \(refused) refused")
     }
 
     /// Texts no person writes, each with its name.
