@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import PulseAudio
 import SoundServerSandbox
 import Testing
 
@@ -26,6 +27,14 @@ struct MonitorTests {
           arguments: SoundServerKind.allCases)
     func jsonLines(kind: SoundServerKind) async throws {
         try await RouteCtlSession.with(kind) { session in
+            // The default is set by a client connected before the monitor: a `pactl` connecting
+            // to set it can make pipewire-pulse drop the change for every connection already
+            // there, the monitor's too (Docs/Reliability.md, "The PipeWire default that never
+            // reaches long-lived connections"), which is not what this test is about.
+            let setter = PulseClient(configuration: .init(server: session.server.socketPath, applicationName: "monitor-tests-setter",
+                                                          reconnectPolicy: .never))
+            defer { setter.shutdown() }
+            try await setter.connect()
             let monitor = try await session.start(["monitor", "--json"])
             let lines = monitor.standardOutput
             let state = try await lines.next("the state") { Self.event("state", $0) }
@@ -42,7 +51,7 @@ struct MonitorTests {
                 Self.event("devicesChanged", line) { Self.ids($0["devices"]).contains("bt_other") }
             }
 
-            _ = try await session.server.pactl("set-default-sink", "bt_other")
+            try await setter.setDefaultSink("bt_other")
             let moved = try await lines.next("the route on the new headset") { line in
                 Self.event("routeChanged", line) { ($0["to"] as? [String: Any])?["id"] as? String == "bt_other" }
             }
