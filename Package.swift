@@ -437,6 +437,17 @@ let package = Package(
             dependencies: ["WorkerPool"],
             swiftSettings: strictSettings
         ),
+        // The daemon library without a process: configuration files (read, fuzzed, reloaded),
+        // the state file, the startup default check on the simulated server.
+        .testTarget(
+            name: "RouteKitDaemonTests",
+            dependencies: [
+                "MediaControl", "PulseAudio", "RouteKit", "RouteKitDaemon", "RouteKitTesting", "TestSupport",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "RouteCtlTests",
             dependencies: ["ConcurrencySupport", "ProcessRunner", "RouteCtlCommands", "RouteKitDaemon", "DBus", "MediaControl", "PipeWireDefaults", "PulseAudio",

@@ -2,6 +2,7 @@ import Foundation
 import PulseAudio
 @testable import RouteCtlCommands
 import RouteKit
+import RouteKitDaemon
 import Testing
 
 /// Devices for the decisions' tests, as DeviceModel shows them.
@@ -60,6 +61,12 @@ struct DeviceChoiceTests {
         #expect(text.contains("Kinds: bluetooth, wiredHeadset, speakerphone, earpiece"), "\(text)")
         for id in ["speaker", "bt_headset", "bt_other", "hdmi"] { #expect(text.contains("  \(id) "), "\(text)") }
         #expect(!text.contains("usb_headset"), "an unavailable device is not offered")
+    }
+
+    @Test func theDaemonLibrarysFailuresMapToTheirExitStatuses() {
+        #expect(RouteCtlFailure.daemon(.invalidChoice("scope \"application\" needs a match")).exitStatus == 64, "a usage error")
+        #expect(RouteCtlFailure.daemon(.busNameTaken("taken")).exitStatus == 75, "temporary: another daemon has the name")
+        #expect(RouteCtlFailure.daemon(.unreadableConfiguration(path: "c.toml", reason: "gone")).exitStatus == 66)
     }
 
     @Test func aMisspelledKindIsAUsageError() throws {

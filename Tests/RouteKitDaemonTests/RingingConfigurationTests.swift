@@ -1,5 +1,4 @@
 import MediaControl
-@testable import RouteCtlCommands
 @testable import RouteKitDaemon
 import RouteKit
 import Testing

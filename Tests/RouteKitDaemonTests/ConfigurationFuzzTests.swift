@@ -1,6 +1,5 @@
 import Foundation
 import RouteKit
-@testable import RouteCtlCommands
 @testable import RouteKitDaemon
 import TestSupport
 import Testing

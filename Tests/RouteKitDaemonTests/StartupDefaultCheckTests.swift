@@ -1,6 +1,5 @@
 import Logging
 import PulseAudio
-@testable import RouteCtlCommands
 @testable import RouteKitDaemon
 import RouteKit
 import RouteKitTesting

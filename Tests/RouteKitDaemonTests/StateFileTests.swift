@@ -1,6 +1,5 @@
 import Foundation
 import Glibc
-@testable import RouteCtlCommands
 @testable import RouteKitDaemon
 import RouteKit
 import Testing

@@ -1,7 +1,6 @@
 import Foundation
 import MediaControl
 import PulseAudio
-@testable import RouteCtlCommands
 @testable import RouteKitDaemon
 import RouteKit
 import Testing
