@@ -8,32 +8,40 @@ package struct TOMLKeyLines {
     /// The most parts of any key's path (a table's and its own), and the first line where it is.
     private(set) var deepest: (parts: Int, line: Int) = (0, 0)
 
-    /// Reads where the keys of `text` are.
+    /// Reads where the keys of `text` are. It reads UTF-8 bytes: everything TOML gives a
+    /// meaning to is ASCII, a byte of a longer character is never one of them, and a key's
+    /// quoted part is decoded whole.
     package init(_ text: String) {
         var table: [String] = []
         var value = ValueScanner()
-        // "\r\n" is one Character: split on it too, or a CRLF file would be one line.
-        let allLines = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }
-        for (offset, line) in allLines.enumerated() {
-            let characters = Array(line)
+        let bytes = Array(text.utf8)
+        var offset = 0
+        var lineStart = 0
+        while lineStart <= bytes.count {
+            let newline = bytes[lineStart...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
+            // "\r\n" ends a line as "\n" does.
+            let lineEnd = newline > lineStart && bytes[newline - 1] == UInt8(ascii: "\r") ? newline - 1 : newline
+            let line = bytes[lineStart..<lineEnd]
+            offset += 1
+            lineStart = newline + 1
             if value.isOpen {
-                value.scan(characters, from: 0)
+                value.scan(line, from: line.startIndex)
                 continue
             }
-            var index = characters.firstIndex { $0 != " " && $0 != "\t" } ?? characters.endIndex
-            guard index < characters.endIndex, characters[index] != "#" else { continue }
-            if characters[index] == "[" {
-                let isArray = index + 1 < characters.endIndex && characters[index + 1] == "["
+            var index = line.firstIndex { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") } ?? line.endIndex
+            guard index < line.endIndex, line[index] != UInt8(ascii: "#") else { continue }
+            if line[index] == UInt8(ascii: "[") {
+                let isArray = index + 1 < line.endIndex && line[index + 1] == UInt8(ascii: "[")
                 index += isArray ? 2 : 1
-                guard let (path, _) = Self.key(in: characters, from: index) else { continue }
+                guard let (path, _) = Self.key(in: line, from: index) else { continue }
                 table = path
-                record(path, line: offset + 1)
+                record(path, line: offset)
                 continue
             }
-            guard let (path, end) = Self.key(in: characters, from: index), end < characters.endIndex,
-                  characters[end] == "=" else { continue }
-            record(table + path, line: offset + 1)
-            value.scan(characters, from: end + 1)
+            guard let (path, end) = Self.key(in: line, from: index), end < line.endIndex,
+                  line[end] == UInt8(ascii: "=") else { continue }
+            record(table + path, line: offset)
+            value.scan(line, from: end + 1)
         }
     }
 
@@ -65,33 +73,33 @@ package struct TOMLKeyLines {
 
     /// A dotted key from `start`: bare parts (`A-Z a-z 0-9 _ -`) and quoted ones, and the
     /// index after it and the spaces that follow.
-    package static func key(in characters: [Character], from start: Int) -> ([String], Int)? {
+    package static func key(in line: ArraySlice<UInt8>, from start: Int) -> ([String], Int)? {
         var parts: [String] = []
         var index = start
-        func skipSpaces() { while index < characters.endIndex, characters[index] == " " || characters[index] == "\t" { index += 1 } }
+        func skipSpaces() { while index < line.endIndex, line[index] == UInt8(ascii: " ") || line[index] == UInt8(ascii: "\t") { index += 1 } }
         while true {
             skipSpaces()
-            guard index < characters.endIndex else { return nil }
-            let first = characters[index]
-            if first == "\"" || first == "'" {
-                var part = ""
+            guard index < line.endIndex else { return nil }
+            let first = line[index]
+            if first == UInt8(ascii: "\"") || first == UInt8(ascii: "'") {
+                var part: [UInt8] = []
                 index += 1
-                while index < characters.endIndex, characters[index] != first {
-                    if first == "\"", characters[index] == "\\", index + 1 < characters.endIndex { index += 1 }
-                    part.append(characters[index])
+                while index < line.endIndex, line[index] != first {
+                    if first == UInt8(ascii: "\""), line[index] == UInt8(ascii: "\\"), index + 1 < line.endIndex { index += 1 }
+                    part.append(line[index])
                     index += 1
                 }
-                guard index < characters.endIndex else { return nil }
+                guard index < line.endIndex else { return nil }
                 index += 1
-                parts.append(part)
+                parts.append(String(decoding: part, as: UTF8.self))
             } else {
                 let begin = index
-                while index < characters.endIndex, characters[index].isBareKeyCharacter { index += 1 }
+                while index < line.endIndex, line[index].isBareKeyByte { index += 1 }
                 guard index > begin else { return nil }
-                parts.append(String(characters[begin..<index]))
+                parts.append(String(decoding: line[begin..<index], as: UTF8.self))
             }
             skipSpaces()
-            guard index < characters.endIndex, characters[index] == "." else { return (parts, index) }
+            guard index < line.endIndex, line[index] == UInt8(ascii: ".") else { return (parts, index) }
             index += 1
         }
     }
@@ -99,44 +107,43 @@ package struct TOMLKeyLines {
 
 /// Follows a value across lines: open multi-line strings, and open brackets and braces.
 private struct ValueScanner {
-    /// The delimiter of a multi-line string still open (`"""` or `'''`).
-    package var openString: String?
+    /// The quote of a multi-line string still open (`"""` or `'''`).
+    package var openString: UInt8?
     /// Brackets and braces still open.
     package var depth = 0
 
     /// Whether the value goes on to the next line.
     package var isOpen: Bool { openString != nil || depth > 0 }
 
-    package mutating func scan(_ characters: [Character], from start: Int) {
+    package mutating func scan(_ line: ArraySlice<UInt8>, from start: Int) {
         var index = start
-        while index < characters.endIndex {
+        while index < line.endIndex {
             if let delimiter = openString {
-                guard let end = find(delimiter, in: characters, from: index) else { return }
+                guard let end = find(delimiter, in: line, from: index) else { return }
                 openString = nil
                 index = end + 3
                 continue
             }
-            let character = characters[index]
-            switch character {
-            case "#":
+            let byte = line[index]
+            switch byte {
+            case UInt8(ascii: "#"):
                 return
-            case "\"", "'":
-                if starts(with: character, count: 3, in: characters, at: index) {
-                    let triple = String(repeating: character, count: 3)
-                    openString = triple
+            case UInt8(ascii: "\""), UInt8(ascii: "'"):
+                if starts(with: byte, count: 3, in: line, at: index) {
+                    openString = byte
                     index += 3
                     continue
                 }
                 index += 1
-                while index < characters.endIndex, characters[index] != character {
-                    if character == "\"", characters[index] == "\\" { index += 1 }
+                while index < line.endIndex, line[index] != byte {
+                    if byte == UInt8(ascii: "\""), line[index] == UInt8(ascii: "\\") { index += 1 }
                     index += 1
                 }
                 index += 1
-            case "[", "{":
+            case UInt8(ascii: "["), UInt8(ascii: "{"):
                 depth += 1
                 index += 1
-            case "]", "}":
+            case UInt8(ascii: "]"), UInt8(ascii: "}"):
                 depth = max(0, depth - 1)
                 index += 1
             default:
@@ -145,27 +152,30 @@ private struct ValueScanner {
         }
     }
 
-    /// Whether `count` copies of `character` start at `index` (a look there only: searching
-    /// the rest of the line at every quote made a line of quotes take quadratic time).
-    private func starts(with character: Character, count: Int, in characters: [Character], at index: Int) -> Bool {
-        index + count <= characters.count && characters[index..<index + count].allSatisfy { $0 == character }
+    /// Whether `count` copies of `byte` start at `index` (a look there only: searching the
+    /// rest of the line at every quote made a line of quotes take quadratic time).
+    private func starts(with byte: UInt8, count: Int, in line: ArraySlice<UInt8>, at index: Int) -> Bool {
+        index + count <= line.endIndex && line[index..<index + count].allSatisfy { $0 == byte }
     }
 
-    private func find(_ delimiter: String, in characters: [Character], from start: Int) -> Int? {
-        let pattern = Array(delimiter)
-        guard characters.count >= pattern.count else { return nil }
+    /// Where three `quote` bytes in a row next start, from `start`.
+    private func find(_ quote: UInt8, in line: ArraySlice<UInt8>, from start: Int) -> Int? {
         var index = start
-        while index + pattern.count <= characters.count {
-            if Array(characters[index..<index + pattern.count]) == pattern { return index }
+        while index + 3 <= line.endIndex {
+            if line[index] == quote, line[index + 1] == quote, line[index + 2] == quote { return index }
             index += 1
         }
         return nil
     }
 }
 
-private extension Character {
+private extension UInt8 {
     /// What a bare TOML key is made of.
-    var isBareKeyCharacter: Bool {
-        isASCII && (isLetter || isNumber || self == "_" || self == "-")
+    var isBareKeyByte: Bool {
+        switch self {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+             UInt8(ascii: "_"), UInt8(ascii: "-"): true
+        default: false
+        }
     }
 }
