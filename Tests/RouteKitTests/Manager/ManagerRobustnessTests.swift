@@ -60,12 +60,20 @@ struct ManagerRobustnessTests {
                 try await rig.plug(midSwitch ? Self.headset : Self.speaker)
                 let plugged = ContinuousClock.now
                 try await rig.plug(expected)
-                try await rig.settle("round \(round): the route on \(expected)") {
-                    try await rig.defaultSink() == expected.name && rig.manager.selectedAudioDevice?.id == expected.id
-                        && rig.manager.state.isConnected
+                // Timed: the manager's route, confirmed by what its connection reads. The observer
+                // checks the server's default after; on PipeWire its connection can miss the
+                // change and see it only at its renewal, a second into the wait, which timed the
+                // observer's renewal instead of the manager (CI, 29 November: all 20 rounds at
+                // 1.006–1.027 s, once pipewire-pulse had been killed during a pending bind of
+                // the "default" metadata; Docs/Reliability.md).
+                try await rig.settle("round \(round): the manager's route on \(expected)") {
+                    rig.manager.selectedAudioDevice?.id == expected.id && rig.manager.state.isConnected
                 }
                 let took = ContinuousClock.now - plugged
                 #expect(took < .seconds(1), "round \(round): \(took) to re-apply the preference")
+                try await rig.settle("round \(round): the default on \(expected)") {
+                    try await rig.defaultSink() == expected.name && rig.manager.selectedAudioDevice?.id == expected.id
+                }
                 if midSwitch { await rig.manager.setPreferences([.kind(.bluetooth), .kind(.speakerphone)]) }
                 try await rig.expectRoute(on: Self.headset, "after round \(round)")
             }
