@@ -78,6 +78,10 @@ public final class PulseClient: Sendable {
     /// Where the connection stands now.
     public var state: ConnectionState { core.currentState }
 
+    /// The index the server gave this client, as its client events and `ClientInfo` carry
+    /// it; nil while not connected. A renewed or re-established connection has a new one.
+    public var clientIndex: UInt32? { core.clientIndex }
+
     /// Connects, and returns once the server is ready to answer.
     ///
     /// Throws ``PulseError`` when the server cannot be reached (code

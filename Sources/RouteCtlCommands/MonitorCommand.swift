@@ -44,7 +44,7 @@ struct MonitorCommand: AsyncParsableCommand {
         var quiet = Logger(label: "routectl.monitor")
         quiet.logLevel = .critical
         try await reportingFailures {
-            let client = try await server.connectLongLived(applicationName: "routectl monitor", subscription: .devices,
+            let client = try await server.connectLongLived(applicationName: "routectl monitor", subscription: [.devices, .clients],
                                                            logger: quiet)
             defer { client.shutdown() }
             let serverDescription: String

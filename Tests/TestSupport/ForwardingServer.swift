@@ -14,6 +14,7 @@ public protocol ForwardingServer: AudioServer {
 extension ForwardingServer {
     public func serverInfo() async throws -> ServerInfo { try await base.serverInfo() }
     public func renewConnection() async throws { try await base.renewConnection() }
+    public func serverInfoOnNewConnection() async throws -> NewConnectionReading { try await base.serverInfoOnNewConnection() }
     public func sinks() async throws -> [SinkInfo] { try await base.sinks() }
     public func sources() async throws -> [SourceInfo] { try await base.sources() }
     public func cards() async throws -> [CardInfo] { try await base.cards() }

@@ -60,6 +60,14 @@ final class ConnectionCore: @unchecked Sendable {
 
     var currentState: ConnectionState { loop.withLock { state } }
 
+    /// The server's index for this client (`pa_context_get_index`), nil while not connected.
+    var clientIndex: UInt32? {
+        loop.withLock {
+            guard state == .ready, let context else { return nil }
+            return validIndex(pa_context_get_index(context))
+        }
+    }
+
     // MARK: Connecting
 
     /// Connects, or joins a connection attempt under way; returns when ready.

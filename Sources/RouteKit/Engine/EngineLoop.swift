@@ -34,6 +34,11 @@ struct EngineLoop: Sendable {
     private var carried: [EngineInput] = []
     /// The queue ended while inputs were being carried.
     private var isQueueOver = false
+    /// Whether clients coming and going are followed by a reading of the default on a new
+    /// connection (pipewire-pulse; ``MissedDefaultCheck``).
+    var checksMissedDefaults = false
+    /// When that reading is due, if clients came or went since the last one.
+    private var missedDefaultCheck = MissedDefaultCheck()
 
     init(core: ManagerCore, queue: InputQueue<EngineInput>, server: any AudioServer, timings: TimingRecorder,
          performer: RouteActionPerformer, logger: Logger, tracker: DeviceTracker) {
@@ -51,7 +56,7 @@ struct EngineLoop: Sendable {
     mutating func run(first actions: [RouteAction]) async {
         await perform(actions)
         while !Task.isCancelled {
-            let deadline = [core.withShared { $0.machine.deadline }, resyncDue].compactMap { $0 }.min()
+            let deadline = [core.withShared { $0.machine.deadline }, resyncDue, missedDefaultCheck.due].compactMap { $0 }.min()
             let batch: [EngineInput]
             if !carried.isEmpty {
                 batch = carried
@@ -97,7 +102,9 @@ struct EngineLoop: Sendable {
             if case .server(_, let received) = input, clock.received == nil { clock.received = received }
             switch input {
             case .server(.subscription(let event), _):
-                if event.facility == .sinkInput || event.facility == .sourceOutput {
+                if event.facility == .client {
+                    if checksMissedDefaults, isSystemScope { missedDefaultCheck.clientEvent(event, now: clock.woke) }
+                } else if event.facility == .sinkInput || event.facility == .sourceOutput {
                     streamEvents.append(event)
                 } else {
                     subscriptions.append(event)
@@ -151,6 +158,9 @@ struct EngineLoop: Sendable {
                 actions += await follow(subscriptions)
             }
         }
+        if isConnected, missedDefaultCheck.isDue(now: .now) {
+            actions += await checkForMissedDefault()
+        }
         for (command, ticket) in commands {
             let answer = core.machine { $0.handle(command, now: ContinuousClock.now) }
             if let refusal = answer.refusal { ticket.refuse(refusal) }
@@ -202,6 +212,44 @@ struct EngineLoop: Sendable {
         logger.notice("the server's connection had missed a change of the default; read again on a new one",
                       metadata: ["was": "\(stale.sink ?? "none")", "is": "\(info.defaultSinkName ?? "none")"])
         return decide(on: change)
+    }
+
+    /// Clients came and went a moment ago: the default is read on a new connection, whose
+    /// bind of PipeWire's "default" metadata gets the values in force, while removals are
+    /// acted on as they come. A default that differs from this connection's view, with no
+    /// event on its way that would say so, is handed to the machine as one seen elsewhere (it
+    /// renews this connection and decides on what that reads). The reading's own client is
+    /// remembered, so that its coming and going starts no other check.
+    private mutating func checkForMissedDefault() async -> [RouteAction] {
+        missedDefaultCheck.started()
+        var round = DeviceTracker.LookupRound()
+        var change = DeviceTracker.Change()
+        var actions: [RouteAction] = []
+        let server = self.server
+        let carriedBefore = carried.count
+        let reading = await awaitWatchingRemovals(&round, change: &change, actions: &actions) {
+            await untilDeadline(.now + Self.renewalTimeLimit) { try await server.serverInfoOnNewConnection() }
+        }
+        guard let reading = reading ?? nil else {
+            logger.debug("could not read the default on a new connection")
+            return actions
+        }
+        if let client = reading.clientIndex { missedDefaultCheck.readBy(client: client) }
+        // A change of the defaults that came meanwhile is read by the next turn anyway.
+        let defaultsEvent = carried.dropFirst(carriedBefore).contains { input in
+            if case .server(.subscription(let event), _) = input { return event.facility == .server }
+            return false
+        }
+        guard !defaultsEvent, let sink = reading.info.defaultSinkName, sink != tracker.defaultSinkName else { return actions }
+        logger.debug("a new connection reads another default sink", metadata: ["here": "\(tracker.defaultSinkName ?? "none")",
+                                                                              "there": "\(sink)"])
+        return actions + core.machine { $0.handle(.defaultSinkSeenElsewhere(sink), now: ContinuousClock.now) }
+    }
+
+    /// Whether the engine routes by the defaults (system scope), where a missed default matters.
+    private var isSystemScope: Bool {
+        if case .system = performer.scope { return true }
+        return false
     }
 
     /// How long a renewal may take before the machine judges the switch on what it has.
@@ -317,23 +365,31 @@ struct EngineLoop: Sendable {
     /// loop's next turn. On return `change` holds what is still to be decided on.
     private mutating func lookUpWatchingRemovals(_ round: inout DeviceTracker.LookupRound, change: inout DeviceTracker.Change,
                                                  actions: inout [RouteAction]) async -> Result<DeviceTracker.LookupAnswers, any Error> {
-        enum Arrival: Sendable {
-            case answers(Result<DeviceTracker.LookupAnswers, any Error>)
-            case batch([EngineInput]?)
-        }
-        let server = self.server, queue = self.queue, lookups = round
-        return await withTaskGroup(of: Arrival.self) { group in
-            group.addTask { .answers(await Self.answers(to: lookups, from: server)) }
+        let server = self.server, lookups = round
+        return await awaitWatchingRemovals(&round, change: &change, actions: &actions) {
+            await Self.answers(to: lookups, from: server)
+        } ?? .failure(CancellationError())
+    }
+
+    /// Awaits `work` while taking what else arrives, as ``lookUpWatchingRemovals(_:change:actions:)``
+    /// describes; nil when the loop stopped first.
+    private mutating func awaitWatchingRemovals<Answer: Sendable>(
+        _ round: inout DeviceTracker.LookupRound, change: inout DeviceTracker.Change, actions: inout [RouteAction],
+        _ work: @escaping @Sendable () async -> Answer
+    ) async -> Answer? {
+        let queue = self.queue
+        return await withTaskGroup(of: WatchedArrival<Answer>.self) { group in
+            group.addTask { .answer(await work()) }
             group.addTask { .batch(await queue.nextBatch()) }
             if !change.devices.removed.isEmpty {
                 // The batch itself removed a device (the default's, as the server moved it).
                 await actOnRemovals(&change, actions: &actions)
             }
-            var answers: Result<DeviceTracker.LookupAnswers, any Error>?
-            while answers == nil, let arrival = await group.next() {
+            var answer: Answer?
+            while answer == nil, let arrival = await group.next() {
                 switch arrival {
-                case .answers(let result):
-                    answers = result
+                case .answer(let result):
+                    answer = result
                 case .batch(nil):
                     isQueueOver = true
                 case .batch(let batch?):
@@ -358,7 +414,7 @@ struct EngineLoop: Sendable {
             while let arrival = await group.next() {
                 if case .batch(let batch?) = arrival { carried += batch }
             }
-            return answers ?? .failure(CancellationError())
+            return answer
         }
     }
 
@@ -471,4 +527,11 @@ struct EngineLoop: Sendable {
             record(await performer.follow(event, selector: selector, route: route, tracker: tracker))
         }
     }
+}
+
+/// What the loop awaits beside a piece of work: its answer, or the next batch of inputs (nil
+/// once the queue is over).
+private enum WatchedArrival<Answer: Sendable>: Sendable {
+    case answer(Answer)
+    case batch([EngineInput]?)
 }

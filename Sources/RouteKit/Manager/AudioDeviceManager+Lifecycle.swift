@@ -137,9 +137,10 @@ extension AudioDeviceManager: Service {
         }
         // The first mirror, before start() returns: followers begin from the first reading.
         core.publish(tracker.mirror(isConnected: true))
-        let loop = EngineLoop(core: core, queue: queue, server: server, timings: timings,
+        var loop = EngineLoop(core: core, queue: queue, server: server, timings: timings,
                               performer: RouteActionPerformer(server: server, scope: scope, logger: logger), logger: logger,
                               tracker: tracker)
+        loop.checksMissedDefaults = info.implementation == .pipewire
         return (loop, actions)
     }
 

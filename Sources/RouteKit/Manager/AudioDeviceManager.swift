@@ -20,8 +20,11 @@ import ServiceLifecycle
 /// the routing: the server's events and the API's calls go through it in the order they came,
 /// and every decision is made by a pure route state machine (see <doc:WhatWinsWhen>).
 ///
-/// Give it a client of its own, narrowed to what it follows: `subscription: .devices` in
-/// system scope, `[.devices, .streams]` in application scope (`PulseClient.Configuration`).
+/// Give it a client of its own, narrowed to what it follows: `subscription: [.devices,
+/// .clients]` in system scope, `[.devices, .streams]` in application scope
+/// (`PulseClient.Configuration`). On pipewire-pulse, a connection can miss a change of the
+/// default made while a client connects; once clients stop coming and going, the manager reads
+/// the default on a new connection and heals its own when they differ (Docs/Reliability.md).
 ///
 /// The preferences are ACB's preferred and fallback devices (two independent slots) with any
 /// entries between them (``PreferenceList``). Calls that change the route return once the

@@ -75,11 +75,40 @@ public protocol AudioServer: Sendable {
     /// of the default for good. The default implementation does nothing, for servers whose
     /// connections cannot miss one.
     func renewConnection() async throws
+
+    /// The server's defaults as a client connecting now reads them, from a connection made
+    /// for this one reading and closed after it. On PipeWire a long-lived connection can miss
+    /// a change of the default for good (Docs/Reliability.md); a new one reads the defaults in
+    /// force. The reading carries that connection's client index, so that the caller can tell
+    /// its client events from other applications'. The default implementation reads on this
+    /// connection, for servers whose connections cannot miss a change.
+    func serverInfoOnNewConnection() async throws -> NewConnectionReading
+}
+
+/// What ``AudioServer/serverInfoOnNewConnection()`` read: the server's information on a
+/// connection made for it, and the index that connection's client had (nil when it read on
+/// the long-lived connection itself).
+public struct NewConnectionReading: Sendable, Equatable {
+    /// The server's name, version and defaults, as the new connection read them.
+    public var info: ServerInfo
+    /// The new connection's client index: its client events are the reader's own.
+    public var clientIndex: UInt32?
+
+    /// A reading of `info` by the client at `clientIndex`.
+    public init(info: ServerInfo, clientIndex: UInt32?) {
+        self.info = info
+        self.clientIndex = clientIndex
+    }
 }
 
 extension AudioServer {
     /// Nothing to renew.
     public func renewConnection() async throws {}
+
+    /// Reads on this connection: it cannot miss a change.
+    public func serverInfoOnNewConnection() async throws -> NewConnectionReading {
+        NewConnectionReading(info: try await serverInfo(), clientIndex: nil)
+    }
 }
 
 extension AudioServer {
@@ -102,4 +131,18 @@ extension AudioServer {
 extension PulseClient: AudioServer {
     /// libpulse's event thread.
     public var preferredTaskExecutor: (any TaskExecutor)? { loopExecutor }
+
+    /// Connects a second client to the same server (subscribed to nothing, never
+    /// reconnecting), reads the server's information there, and disconnects it. It runs on
+    /// the global executor, never on this client's event thread: stopping the second client
+    /// joins its own thread, which must not hold up this client's events.
+    public func serverInfoOnNewConnection() async throws -> NewConnectionReading {
+        let configuration = Configuration(server: server, applicationName: "RouteKit default check",
+                                          reconnectPolicy: .never, subscription: [])
+        return try await withTaskExecutorPreference(globalConcurrentExecutor) {
+            try await PulseClient.withConnection(configuration) { client in
+                NewConnectionReading(info: try await client.serverInfo(), clientIndex: client.clientIndex)
+            }
+        }
+    }
 }

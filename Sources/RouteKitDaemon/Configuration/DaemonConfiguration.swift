@@ -49,11 +49,12 @@ extension DaemonConfiguration {
 }
 
 extension RouteScope {
-    /// What a client must hear about to route this scope: devices and defaults, plus the
-    /// streams in application scope.
+    /// What a client must hear about to route this scope: devices and defaults, plus clients
+    /// in system scope (on PipeWire, their coming and going starts the engine's check for a
+    /// default its connection missed) and streams in application scope.
     package var subscription: SubscriptionMask {
         switch self {
-        case .system: .devices
+        case .system: [.devices, .clients]
         case .application: [.devices, .streams]
         }
     }

@@ -1,5 +1,6 @@
 import ConcurrencySupport
 import PulseAudio
+import RouteKit
 
 /// PipeWire's lost change of the default (Docs/Reliability.md, "The PipeWire default that
 /// never reaches long-lived connections"): a change that WirePlumber or a settings panel makes
@@ -30,6 +31,20 @@ extension SimulatedServer {
     public func serverInfoAfresh() throws -> ServerInfo {
         try read("get server info afresh") { $0.serverInfo(options) }
     }
+
+    /// A reading on a connection made for it, as `PulseClient`'s: a client connects (its new
+    /// and change events), reads the defaults in force, missed or not, and leaves (its remove).
+    /// Counted among ``newConnectionReadings``.
+    public func serverInfoOnNewConnection() async throws -> NewConnectionReading {
+        try Self.checkNotCancelled()
+        let client = connectClient(name: "RouteKit default check")
+        defer { try? disconnectClient(client.index) }
+        state.withLock { $0.newConnectionReadings += 1 }
+        return NewConnectionReading(info: try serverInfoAfresh(), clientIndex: client.index)
+    }
+
+    /// How many readings ``serverInfoOnNewConnection()`` made.
+    public var newConnectionReadings: Int { state.withLock { $0.newConnectionReadings } }
 
     /// Replaces the connection with a new one, as `PulseClient.renewConnection()` does: the
     /// new one reads the defaults in force (a missed change is read at last), and a server

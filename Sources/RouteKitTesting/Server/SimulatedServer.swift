@@ -64,6 +64,8 @@ public final class SimulatedServer: VolumeControllingServer, Sendable {
         /// The defaults the connection's copy of the server kept when it missed a change
         /// (``SimulatedServer/simulateMissedDefaultSink(_:)``); nil when it missed none.
         var missedDefaults: MissedDefaults?
+        /// Readings made on a connection of their own (``SimulatedServer/serverInfoOnNewConnection()``).
+        var newConnectionReadings = 0
     }
 
     /// The default sink and source names a connection kept when it missed a change.

@@ -5,8 +5,9 @@ import RouteKit
 
 /// A complete example: nothing in scope but its imports.
 func readmeExample1() async throws {
-    // A connection of the manager's own, hearing only about devices and defaults.
-    let client = PulseClient(configuration: .init(subscription: .devices))
+    // A connection of the manager's own, hearing about devices, defaults and clients (on
+    // PipeWire, clients coming and going are when a change of the default can be missed).
+    let client = PulseClient(configuration: .init(subscription: [.devices, .clients]))
     try await client.connect()
     let manager = AudioDeviceManager(server: client)       // or scope: .application(.role("phone"))
     await manager.setAudioDevice(.kind(.bluetooth))         // preferred
