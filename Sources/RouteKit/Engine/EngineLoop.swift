@@ -35,14 +35,16 @@ struct EngineLoop: Sendable {
     /// The queue ended while inputs were being carried.
     private var isQueueOver = false
     /// Whether clients coming and going are followed by a reading of the default on a new
-    /// connection (pipewire-pulse; ``MissedDefaultCheck``).
-    var checksMissedDefaults = false
+    /// connection (pipewire-pulse, system scope; ``MissedDefaultCheck``).
+    let checksMissedDefaults: Bool
     /// When that reading is due, if clients came or went since the last one.
     private var missedDefaultCheck = MissedDefaultCheck()
 
     init(core: ManagerCore, queue: InputQueue<EngineInput>, server: any AudioServer, timings: TimingRecorder,
-         performer: RouteActionPerformer, logger: Logger, tracker: DeviceTracker) {
+         performer: RouteActionPerformer, logger: Logger, tracker: DeviceTracker, serverIsPipeWire: Bool) {
         self.core = core
+        // A missed default matters where the engine routes by the defaults.
+        if case .system = performer.scope { checksMissedDefaults = serverIsPipeWire } else { checksMissedDefaults = false }
         self.timings = timings
         self.queue = queue
         self.server = server
@@ -103,7 +105,7 @@ struct EngineLoop: Sendable {
             switch input {
             case .server(.subscription(let event), _):
                 if event.facility == .client {
-                    if checksMissedDefaults, isSystemScope { missedDefaultCheck.clientEvent(event, now: clock.woke) }
+                    if checksMissedDefaults { missedDefaultCheck.clientEvent(event, now: clock.woke) }
                 } else if event.facility == .sinkInput || event.facility == .sourceOutput {
                     streamEvents.append(event)
                 } else {
@@ -244,12 +246,6 @@ struct EngineLoop: Sendable {
         logger.debug("a new connection reads another default sink", metadata: ["here": "\(tracker.defaultSinkName ?? "none")",
                                                                               "there": "\(sink)"])
         return actions + core.machine { $0.handle(.defaultSinkSeenElsewhere(sink), now: ContinuousClock.now) }
-    }
-
-    /// Whether the engine routes by the defaults (system scope), where a missed default matters.
-    private var isSystemScope: Bool {
-        if case .system = performer.scope { return true }
-        return false
     }
 
     /// How long a renewal may take before the machine judges the switch on what it has.

@@ -137,10 +137,9 @@ extension AudioDeviceManager: Service {
         }
         // The first mirror, before start() returns: followers begin from the first reading.
         core.publish(tracker.mirror(isConnected: true))
-        var loop = EngineLoop(core: core, queue: queue, server: server, timings: timings,
+        let loop = EngineLoop(core: core, queue: queue, server: server, timings: timings,
                               performer: RouteActionPerformer(server: server, scope: scope, logger: logger), logger: logger,
-                              tracker: tracker)
-        loop.checksMissedDefaults = info.implementation == .pipewire
+                              tracker: tracker, serverIsPipeWire: info.implementation == .pipewire)
         return (loop, actions)
     }
 
