@@ -32,7 +32,8 @@ enum SandboxDiagnostics {
     }
 
     /// The commands whose output is kept, each as (file name, command line after the tool):
-    /// what a client connecting now sees, and, on PipeWire, the "default" metadata that
+    /// what a client connecting now sees (the streams in full: their sink, mute and cork,
+    /// against what a long-lived connection read), and, on PipeWire, the "default" metadata that
     /// WirePlumber writes and pipewire-pulse reads, and the whole graph (`pw-dump`).
     static func snapshots(for kind: SoundServerKind) -> [(file: String, tool: Tool, arguments: [String])] {
         var snapshots: [(file: String, tool: Tool, arguments: [String])] = [
@@ -40,6 +41,8 @@ enum SandboxDiagnostics {
             ("fresh-client-sinks.txt", .pactl, ["list", "short", "sinks"]),
             ("fresh-client-sources.txt", .pactl, ["list", "short", "sources"]),
             ("fresh-client-clients.txt", .pactl, ["list", "short", "clients"]),
+            ("fresh-client-sink-inputs.txt", .pactl, ["list", "sink-inputs"]),
+            ("fresh-client-source-outputs.txt", .pactl, ["list", "source-outputs"]),
         ]
         if kind == .pipewire {
             snapshots.append(("default-metadata.txt", .pwMetadata, ["-n", "default"]))

@@ -29,6 +29,8 @@ import Testing
         #expect(sinks.contains("kept_sink"))
         let info = try String(contentsOfFile: folder + "/fresh-client-info.txt", encoding: .utf8)
         #expect(info.contains("Default Sink:"))
+        let streams = try String(contentsOfFile: folder + "/fresh-client-sink-inputs.txt", encoding: .utf8)
+        #expect(streams.contains("pactl list sink-inputs\n# exit status 0"), "\(streams)")
         let logs = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".log") }
         switch kind {
         case .pulseaudio:

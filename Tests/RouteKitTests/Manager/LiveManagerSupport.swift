@@ -471,7 +471,7 @@ final class LiveManagerRig: Sendable {
         let sinks = Dictionary(((try? await observer.sinks()) ?? []).map { ($0.index, $0.name) }) { first, _ in first }
         let sources = Dictionary(((try? await observer.sources()) ?? []).map { ($0.index, $0.name) }) { first, _ in first }
         let playing = ((try? await observer.sinkInputs()) ?? []).map {
-            "#\($0.index)(\($0.properties["media.role"] ?? "-"))@\(sinks[$0.sink] ?? "?")"
+            "#\($0.index)(\($0.properties["media.role"] ?? "-"))@\(sinks[$0.sink] ?? "?")\(Self.marks($0.isMuted, $0.isCorked))"
         }
         let recording = ((try? await observer.sourceOutputs()) ?? []).map {
             "#\($0.index)(\($0.properties["media.role"] ?? "-"))@\(sources[$0.source] ?? "?")"
@@ -480,6 +480,11 @@ final class LiveManagerRig: Sendable {
             + " manager route \(selected?.id.rawValue ?? "none") (output \(selected?.output?.deviceName ?? "none"),"
             + " input \(selected?.input?.deviceName ?? "none")); playing \(playing); recording \(recording);"
             + " sinks \(sinks.values.sorted()); events: \(await recorder.transcript())" + sessionManagerLog()
+    }
+
+    /// " muted", " corked", both or nothing: what a stream's line in ``situation()`` adds.
+    private static func marks(_ isMuted: Bool, _ isCorked: Bool) -> String {
+        (isMuted ? " muted" : "") + (isCorked ? " corked" : "")
     }
 
     /// On PipeWire, the end of WirePlumber's log (the server's policy: defaults are its doing).
