@@ -438,7 +438,7 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         // The daemon library without a process: configuration files (read, fuzzed, reloaded),
-        // the state file, the startup default check on the simulated server.
+        // the state file, ringing's keys.
         .testTarget(
             name: "RouteKitDaemonTests",
             dependencies: [

@@ -77,18 +77,12 @@ package struct Daemon {
             ? ConfiguredDefaultsSource.reader(server: serverName).map {
                 WirePlumberPauseHandOff(settings: WirePlumberSettings(tool: $0), write: write, logger: logger)
             } : nil
-        // A default WirePlumber restored while the daemon's connection was being made is
-        // read again (system scope routes defaults; application scope leaves them).
-        let defaultCheck = scope == .system && isPipeWire
-            ? ConfiguredDefaultsSource.reader(server: serverName).map {
-                StartupDefaultCheck(manager: manager, reader: $0, logger: logger)
-            } : nil
         // Shut down in reverse order: the hand-off and reloading first, then the context (it
         // unmutes what it holds and puts the volume back) and routing (it restores) together,
         // each within its own time limit, so that a frozen server costs the longest of them,
         // not the sum; then the API, which reports the route routing left behind.
         let services: [any Service] = (api.map { [$0.service] } ?? []) + [ConcurrentServices(services: [routing, context]), reload]
-            + (handOff.map { [$0] } ?? []) + (defaultCheck.map { [$0] } ?? [])
+            + (handOff.map { [$0] } ?? [])
         var group = ServiceGroupConfiguration(services: services, gracefulShutdownSignals: [.sigterm, .sigint],
                                               logger: logger)
         // A stop that hangs (a frozen server) is cancelled rather than waited for forever.

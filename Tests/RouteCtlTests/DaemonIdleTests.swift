@@ -18,9 +18,8 @@ struct DaemonIdleTests {
             _ = try await daemon.standardError.next("the route on the speaker") { $0.hasPrefix("route: speaker ") }
             // Its start sets time limits that fire once even when met (Swift's Task.sleep leaves a
             // cancelled sleep's wake-up scheduled): the switch's 3 s confirmation, pw-metadata's
-            // 5 s; on PipeWire the default's checks at 1.5 s and 4 s, each pw-metadata bounded
-            // to 1.5 s (StartupDefaultCheck). Idleness is what follows; measuring it takes a span
-            // of time.
+            // 5 s; on PipeWire the start's reading of the default on a new connection, bounded
+            // to 1 s. Idleness is what follows; measuring it takes a span of time.
             try await Task.sleep(for: .seconds(6))
             let before = Self.contextSwitches(of: daemon.processIdentifier)
             try await Task.sleep(for: .milliseconds(2_500))

@@ -53,6 +53,12 @@ struct EngineLoop: Sendable {
         self.tracker = tracker
     }
 
+    /// A reading made for this loop before it ran (the start's check) was the client at
+    /// `index`: its coming and going starts no check.
+    mutating func noteOwnReading(by index: UInt32) {
+        missedDefaultCheck.readBy(client: index)
+    }
+
     /// Performs the first decision's actions, then runs until the queue ends, the server's
     /// connection is shut down, or the task is cancelled.
     mutating func run(first actions: [RouteAction]) async {

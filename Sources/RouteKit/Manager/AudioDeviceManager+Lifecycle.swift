@@ -122,8 +122,14 @@ extension AudioDeviceManager: Service {
     /// PipeWire, and the first decision.
     private func begin(_ queue: InputQueue<EngineInput>) async throws -> (EngineLoop, [RouteAction]) {
         async let infoRead = server.serverInfo()
-        let tracker = try await DeviceTracker.read(from: server)
+        var tracker = try await DeviceTracker.read(from: server)
         let info = try await infoRead
+        let serverIsPipeWire = info.implementation == .pipewire
+        // The loop's check for missed defaults, made once before the first decision.
+        var startReadingClient: UInt32?
+        if scope == .system, serverIsPipeWire {
+            (tracker, startReadingClient) = await checkedAgainstNewConnection(tracker)
+        }
         var configured: ConfiguredDefaults?
         if info.implementation == .pipewire, let reader = configuredDefaultsStore {
             do { configured = try await reader.configuredDefaults() } catch {
@@ -137,10 +143,42 @@ extension AudioDeviceManager: Service {
         }
         // The first mirror, before start() returns: followers begin from the first reading.
         core.publish(tracker.mirror(isConnected: true))
-        let loop = EngineLoop(core: core, queue: queue, server: server, timings: timings,
+        var loop = EngineLoop(core: core, queue: queue, server: server, timings: timings,
                               performer: RouteActionPerformer(server: server, scope: scope, logger: logger), logger: logger,
-                              tracker: tracker, serverIsPipeWire: info.implementation == .pipewire)
+                              tracker: tracker, serverIsPipeWire: serverIsPipeWire)
+        if let startReadingClient { loop.noteOwnReading(by: startReadingClient) }
         return (loop, actions)
+    }
+
+    /// On pipewire-pulse, the engine's connection can have been made just as a change of the
+    /// default was dropped for it, and would show the old default until the next change
+    /// (Docs/Reliability.md, "The PipeWire default that never reaches long-lived
+    /// connections"): at login WirePlumber restores the user's default while every other
+    /// client starts too. So the default is read once on a connection made for that reading;
+    /// when it names another sink, this connection is renewed and the server read again, and
+    /// the first decision goes by what the renewed connection reads. Each step is bounded by
+    /// ``EngineLoop/renewalTimeLimit``; one that fails or is late keeps what `tracker` read.
+    /// Also returns the reading's client index: its coming and going starts no other check.
+    private func checkedAgainstNewConnection(_ tracker: DeviceTracker) async -> (DeviceTracker, UInt32?) {
+        let server = self.server
+        guard let reading = await untilDeadline(.now + EngineLoop.renewalTimeLimit, {
+            try await server.serverInfoOnNewConnection()
+        }) else {
+            logger.debug("could not read the default on a new connection at start")
+            return (tracker, nil)
+        }
+        guard let sink = reading.info.defaultSinkName, sink != tracker.defaultSinkName else { return (tracker, reading.clientIndex) }
+        let renewed = await untilDeadline(.now + EngineLoop.renewalTimeLimit) {
+            try await server.renewConnection()
+            return try await DeviceTracker.read(from: server)
+        }
+        guard let renewed else {
+            logger.debug("could not renew the server's connection at start")
+            return (tracker, reading.clientIndex)
+        }
+        logger.notice("the server's connection had missed a change of the default at start; read again on a new one",
+                      metadata: ["was": "\(tracker.defaultSinkName ?? "none")", "is": "\(renewed.defaultSinkName ?? "none")"])
+        return (renewed, reading.clientIndex)
     }
 
     /// After the loop: puts things back (in a task of its own, so that a cancelled run still

@@ -64,6 +64,7 @@ struct MissedDefaultCheckTests {
         let server = RenewalCountingServer(simulated)
         let (manager, log) = try await Scenario.startedOnHeadset(server, logger: .forTests())
         let mark = await log.count
+        let readingsAtStart = simulated.newConnectionReadings
         let events = simulated.events()
         var burst: Set<UInt32> = []
         for _ in 1...5 {
@@ -78,9 +79,40 @@ struct MissedDefaultCheckTests {
             return change.facility == .client && change.kind == .remove && !pactls.contains(change.index)
         }
         try await Task.sleep(for: Self.window)
-        #expect(simulated.newConnectionReadings == 1, "five clients in a burst: one reading")
+        #expect(simulated.newConnectionReadings == readingsAtStart + 1, "five clients in a burst: one reading")
         #expect(server.renewals == 0)
         #expect(await log.count == mark, "no event")
+        await manager.stop()
+    }
+
+    @Test("on pipewire-pulse, a default the connection missed just before start is read at start: the first route is the default in force")
+    func missedBeforeStart() async throws {
+        let simulated = try Self.server(named: "PulseAudio (on PipeWire 1.4.2)")
+        defer { simulated.shutdown() }
+        let usbSink = try #require(try await simulated.sinks().first { $0.name.hasPrefix("alsa_output.usb-") }).name
+        try await simulated.setDefaultSink(Scenario.laptopSink)
+        // WirePlumber restores the user's USB headset as the engine's connection is made.
+        try simulated.simulateMissedDefaultSink(usbSink)
+        #expect(try await simulated.serverInfo().defaultSinkName == Scenario.laptopSink, "missed")
+        let server = RenewalCountingServer(simulated)
+        let commandMark = simulated.receivedCommands.count
+        // No preference: the manager keeps the server's choice, so its first route is the
+        // default as it read it.
+        let manager = AudioDeviceManager(server: server, preferences: [], logger: .forTests())
+        let log = await EventLog.recording(manager)
+        try await manager.start()
+        let usb = try #require(await manager.audioDevices.first { $0.output?.deviceName == usbSink })
+        #expect(try await log.waitForRoute(to: usb.id).reason == .started, "the first route, not a correction")
+        #expect(manager.selectedAudioDevice?.id == usb.id)
+        #expect(server.renewals == 1)
+        #expect(simulated.newConnectionReadings == 1)
+        #expect(!simulated.receivedCommands.dropFirst(commandMark).contains { if case .setDefaultSink = $0 { true } else { false } },
+                "the default in force is kept, not set")
+        // The start's reading came and went: no other check follows it.
+        try await Task.sleep(for: Self.window)
+        #expect(simulated.newConnectionReadings == 1, "a check started by the start's own reading")
+        #expect(server.renewals == 1)
+        #expect(await log.failures.isEmpty)
         await manager.stop()
     }
 
