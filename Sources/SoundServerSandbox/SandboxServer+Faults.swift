@@ -23,6 +23,28 @@ extension SandboxServer {
         try await kill(try pulseProcess())
     }
 
+    /// Stops (`SIGSTOP`) WirePlumber alone, so that it answers nothing (PipeWire's pings of
+    /// the metadata it owns included) while PipeWire and pipewire-pulse go on; returns once it
+    /// is stopped. PipeWire only.
+    public func freezeSessionManager() throws {
+        let process = try sessionManagerProcess()
+        guard process.signal(SIGSTOP) else { throw SandboxError("wireplumber is not running") }
+        process.waitUntilStopped()
+    }
+
+    /// Continues (`SIGCONT`) WirePlumber after ``freezeSessionManager()``.
+    public func thawSessionManager() throws {
+        guard try sessionManagerProcess().signal(SIGCONT) else { throw SandboxError("wireplumber is not running") }
+    }
+
+    private func sessionManagerProcess() throws(SandboxError) -> ChildProcess {
+        let process = state.withLock { state in
+            state.children.last { $0.daemon == .wireplumber && $0.process.isRunning }?.process
+        }
+        guard let process else { throw SandboxError("wireplumber is not running (a PipeWire sandbox has it)") }
+        return process
+    }
+
     /// Kills (`SIGKILL`) WirePlumber alone, as if it crashed, and returns once it has been
     /// reaped: PipeWire and pipewire-pulse stay, with their devices and clients. PipeWire only.
     public func crashSessionManager() async throws {

@@ -42,6 +42,10 @@ final class ConnectionCore: @unchecked Sendable {
     /// pipewire-pulse answers some requests (a mute, a volume, a move) only once they are
     /// done, after requests sent later. Closed with their last answer.
     var drainedRetiring: Set<OpaquePointer> = []
+    /// Contexts given up while connecting, left to become ready or fail before they close
+    /// (``closeWhenSettled(_:)``), and a shutdown waiting for them.
+    var settling: [OpaquePointer] = []
+    var settledWaiter: CheckedContinuation<Void, Never>?
 
     init(server: String?, applicationName: String, properties: [String: String],
          reconnectPolicy: ReconnectPolicy, subscription: SubscriptionMask, logger: Logger) {
@@ -240,11 +244,16 @@ final class ConnectionCore: @unchecked Sendable {
 
     /// Detaches and releases a context (loop lock held). libpulse cancels its operations.
     func closeContext(_ closing: OpaquePointer) {
+        if context == closing { context = nil }
+        if Self.isConnecting(closing) {
+            // Closed only once the server has answered it (ConnectionCore+Settling.swift).
+            closeWhenSettled(closing)
+            return
+        }
         pa_context_set_state_callback(closing, nil, nil)
         pa_context_set_subscribe_callback(closing, nil, nil)
         pa_context_disconnect(closing)
         pa_context_unref(closing)
-        if context == closing { context = nil }
     }
 
     private func failWaiters(_ error: any Error) {
@@ -385,6 +394,12 @@ final class ConnectionCore: @unchecked Sendable {
         }
         guard !alreadyDown else { return }
         task?.cancel()
+        if loop.withLock({ !settling.isEmpty }) {
+            // A context still connecting stops the loop only once the server answered it.
+            broadcaster.finish()
+            Task.detached { [self] in await stopLoopWhenSettled() }
+            return
+        }
         guard loop.isLoopThread else {
             loop.stop()
             broadcaster.finish()
