@@ -275,6 +275,13 @@ let package = Package(
             path: "Benchmarks/DeviceListBenchmarks",
             swiftSettings: strictSettings
         ),
+        // The engine's decision step alone, on a simulated server.
+        .executableTarget(
+            name: "decision-benchmarks",
+            dependencies: ["BenchmarkSupport", "RouteKit", "RouteKitTesting", .product(name: "Logging", package: "swift-log")],
+            path: "Benchmarks/DecisionBenchmarks",
+            swiftSettings: strictSettings
+        ),
         .executableTarget(
             name: "pulse-benchmarks",
             dependencies: ["BenchmarkSupport", "PulseAudio", "SoundServerSandbox"],
