@@ -450,9 +450,8 @@ extension SwitchFailure {
 extension AudioDevice {
     /// Whether the two are the same but for ``isActive``.
     func differsOnlyInActivity(from other: AudioDevice) -> Bool {
-        var a = self, b = other
-        a.isActive = false
-        b.isActive = false
-        return a == b
+        var other = other
+        other.isActive = isActive  // no copy when they agree: then `==` is an identity check
+        return self == other
     }
 }

@@ -44,68 +44,68 @@ public struct AudioDevice: Hashable, Sendable, Identifiable, CustomStringConvert
     /// The stable identity.
     public var id: ID {
         get { storage.fields.id }
-        set { update { $0.id = newValue } }
+        set { set(\.id, newValue) }
     }
 
     /// Its kind.
     public var kind: AudioDeviceKind {
         get { storage.fields.kind }
-        set { update { $0.kind = newValue } }
+        set { set(\.kind, newValue) }
     }
 
     /// What a person reads, for example `WH-1000XM4` or `Headphones (Built-in Audio)`.
     public var description: String {
         get { storage.fields.description }
-        set { update { $0.description = newValue } }
+        set { set(\.description, newValue) }
     }
 
     /// `device.bus`: `bluetooth`, `usb`, `pci`, ... when the server says.
     public var bus: String? {
         get { storage.fields.bus }
-        set { update { $0.bus = newValue } }
+        set { set(\.bus, newValue) }
     }
 
     /// `device.form_factor`: `headset`, `internal`, `speaker`, ... when the server says.
     public var formFactor: String? {
         get { storage.fields.formFactor }
-        set { update { $0.formFactor = newValue } }
+        set { set(\.formFactor, newValue) }
     }
 
     /// Whether it can be used now (a jack with something in it, a connected profile).
     public var availability: PortAvailability {
         get { storage.fields.availability }
-        set { update { $0.availability = newValue } }
+        set { set(\.availability, newValue) }
     }
 
     /// Whether audio goes to it (or comes from it) now: its sink (or, for an input-only
     /// device, its source) is the default, on this port.
     public var isActive: Bool {
         get { storage.fields.isActive }
-        set { update { $0.isActive = newValue } }
+        set { set(\.isActive, newValue) }
     }
 
     /// The card it belongs to, nil for devices without one.
     public var card: String? {
         get { storage.fields.card }
-        set { update { $0.card = newValue } }
+        set { set(\.card, newValue) }
     }
 
     /// Where its audio goes, nil for an input-only device.
     public var output: Endpoint? {
         get { storage.fields.output }
-        set { update { $0.output = newValue } }
+        set { set(\.output, newValue) }
     }
 
     /// Where its audio comes from, nil when it has no input of its own.
     public var input: Endpoint? {
         get { storage.fields.input }
-        set { update { $0.input = newValue } }
+        set { set(\.input, newValue) }
     }
 
     /// The card profile to select before it can be used, nil when the active profile will do.
     public var requiredProfile: String? {
         get { storage.fields.requiredProfile }
-        set { update { $0.requiredProfile = newValue } }
+        set { set(\.requiredProfile, newValue) }
     }
 
     /// The card profile that carries its output and its input at once, for calls: a
@@ -113,7 +113,7 @@ public struct AudioDevice: Hashable, Sendable, Identifiable, CustomStringConvert
     /// profile offers both, or for devices without a card.
     public var callProfile: String? {
         get { storage.fields.callProfile }
-        set { update { $0.callProfile = newValue } }
+        set { set(\.callProfile, newValue) }
     }
 
     /// A device from its parts.
@@ -157,7 +157,7 @@ public struct AudioDevice: Hashable, Sendable, Identifiable, CustomStringConvert
         var callProfile: String?
     }
 
-    /// `@unchecked Sendable`: `fields` is changed only through `update(_:)`, which copies the
+    /// `@unchecked Sendable`: `fields` is changed only through `set(_:_:)`, which copies the
     /// storage first unless this device holds the only reference to it, so no storage that two
     /// values (or two threads) can see is ever changed.
     private final class Storage: @unchecked Sendable {
@@ -165,8 +165,12 @@ public struct AudioDevice: Hashable, Sendable, Identifiable, CustomStringConvert
         init(_ fields: Fields) { self.fields = fields }
     }
 
-    private mutating func update(_ change: (inout Fields) -> Void) {
+    /// Sets one value. Setting the value a device has already changes nothing, and copies
+    /// nothing: devices rebuilt at every event (their activity marked again) keep sharing
+    /// their storage, so comparing them takes one identity check.
+    private mutating func set<Value: Equatable>(_ field: WritableKeyPath<Fields, Value>, _ newValue: Value) {
+        guard storage.fields[keyPath: field] != newValue else { return }
         if !isKnownUniquelyReferenced(&storage) { storage = Storage(storage.fields) }
-        change(&storage.fields)
+        storage.fields[keyPath: field] = newValue
     }
 }
