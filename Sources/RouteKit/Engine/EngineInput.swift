@@ -9,6 +9,9 @@ enum EngineInput: Sendable {
     case serverGone
     /// An API call, and the ticket its caller waits on.
     case command(RouteCommand, CommandTicket)
+    /// The answer to the loop's reading of the default on a new connection
+    /// (``MissedDefaultCheck``); nil when the reading failed.
+    case newConnectionReading(NewConnectionReading?)
 }
 
 extension EngineInput {

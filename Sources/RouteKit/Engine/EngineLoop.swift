@@ -39,6 +39,11 @@ struct EngineLoop: Sendable {
     let checksMissedDefaults: Bool
     /// When that reading is due, if clients came or went since the last one.
     private var missedDefaultCheck = MissedDefaultCheck()
+    /// A reading is out: its answer comes back as an input, and no other starts meanwhile.
+    private var isReadingOut = false
+    /// A change of the defaults came while the reading was out: this connection hears of
+    /// it anyway, and the reading may predate it.
+    private var defaultsChangedDuringReading = false
 
     init(core: ManagerCore, queue: InputQueue<EngineInput>, server: any AudioServer, timings: TimingRecorder,
          performer: RouteActionPerformer, logger: Logger, tracker: DeviceTracker, serverIsPipeWire: Bool) {
@@ -63,23 +68,29 @@ struct EngineLoop: Sendable {
     /// connection is shut down, or the task is cancelled.
     mutating func run(first actions: [RouteAction]) async {
         await perform(actions)
-        while !Task.isCancelled {
-            let deadline = [core.withShared { $0.machine.deadline }, resyncDue, missedDefaultCheck.due].compactMap { $0 }.min()
-            let batch: [EngineInput]
-            if !carried.isEmpty {
-                batch = carried
-                carried = []
-            } else {
-                guard !isQueueOver, let next = await queue.nextBatch(until: deadline) else { break }
-                batch = next
+        // The loop's readings run here, their answers coming back through the queue; those
+        // still out when the loop ends are cancelled.
+        await withDiscardingTaskGroup { readings in
+            while !Task.isCancelled {
+                let checkDue = isReadingOut ? nil : missedDefaultCheck.due
+                let deadline = [core.withShared { $0.machine.deadline }, resyncDue, checkDue].compactMap { $0 }.min()
+                let batch: [EngineInput]
+                if !carried.isEmpty {
+                    batch = carried
+                    carried = []
+                } else {
+                    guard !isQueueOver, let next = await queue.nextBatch(until: deadline) else { break }
+                    batch = next
+                }
+                guard !Task.isCancelled else {
+                    // Stopping: a batch taken as the stop came is not acted on.
+                    settleUnhandled(batch)
+                    break
+                }
+                logger.trace("batch", metadata: ["inputs": "\(batch.count)"])
+                if await handle(batch, readings: &readings) == false { break }
             }
-            guard !Task.isCancelled else {
-                // Stopping: a batch taken as the stop came is not acted on.
-                settleUnhandled(batch)
-                break
-            }
-            logger.trace("batch", metadata: ["inputs": "\(batch.count)"])
-            if await handle(batch) == false { break }
+            readings.cancelAll()
         }
         for ticket in tickets { ticket.punch() }
         tickets.removeAll()
@@ -98,11 +109,12 @@ struct EngineLoop: Sendable {
     }
 
     /// One wake's work. False when the loop must end.
-    private mutating func handle(_ batch: [EngineInput]) async -> Bool {
+    private mutating func handle(_ batch: [EngineInput], readings: inout DiscardingTaskGroup) async -> Bool {
         var subscriptions: [SubscriptionEvent] = []
         var streamEvents: [SubscriptionEvent] = []
         var commands: [(RouteCommand, CommandTicket)] = []
         var becameReady = false
+        var reading: NewConnectionReading??
         // The connection's states other than ready, in the order they came.
         var connectionStates: [ConnectionState] = []
         clock = BatchClock()
@@ -115,8 +127,11 @@ struct EngineLoop: Sendable {
                 } else if event.facility == .sinkInput || event.facility == .sourceOutput {
                     streamEvents.append(event)
                 } else {
+                    if event.facility == .server, isReadingOut { defaultsChangedDuringReading = true }
                     subscriptions.append(event)
                 }
+            case .newConnectionReading(let answer):
+                reading = .some(answer)
             case .server(.connectionStateChanged(let state), _):
                 if state == .ready {
                     becameReady = true
@@ -166,8 +181,11 @@ struct EngineLoop: Sendable {
                 actions += await follow(subscriptions)
             }
         }
-        if isConnected, missedDefaultCheck.isDue(now: .now) {
-            actions += await checkForMissedDefault()
+        if let reading {
+            actions += readingAnswered(reading)
+        }
+        if isConnected, !isReadingOut, missedDefaultCheck.isDue(now: .now) {
+            startMissedDefaultReading(in: &readings)
         }
         for (command, ticket) in commands {
             let answer = core.machine { $0.handle(command, now: ContinuousClock.now) }
@@ -223,35 +241,38 @@ struct EngineLoop: Sendable {
     }
 
     /// Clients came and went a moment ago: the default is read on a new connection, whose
-    /// bind of PipeWire's "default" metadata gets the values in force, while removals are
-    /// acted on as they come. A default that differs from this connection's view, with no
-    /// event on its way that would say so, is handed to the machine as one seen elsewhere (it
-    /// renews this connection and decides on what that reads). The reading's own client is
-    /// remembered, so that its coming and going starts no other check.
-    private mutating func checkForMissedDefault() async -> [RouteAction] {
+    /// bind of PipeWire's "default" metadata gets the values in force. The reading runs beside
+    /// the loop, which goes on acting on every event, and its answer comes back as an input
+    /// (``readingAnswered(_:)``); the connection closes once the server has answered it (a
+    /// connection given up earlier could cost every client the default's changes:
+    /// `ConnectionCore+Settling.swift`).
+    private mutating func startMissedDefaultReading(in readings: inout DiscardingTaskGroup) {
         missedDefaultCheck.started()
-        var round = DeviceTracker.LookupRound()
-        var change = DeviceTracker.Change()
-        var actions: [RouteAction] = []
-        let server = self.server
-        let carriedBefore = carried.count
-        let reading = await awaitWatchingRemovals(&round, change: &change, actions: &actions) {
-            await untilDeadline(.now + Self.renewalTimeLimit) { try await server.serverInfoOnNewConnection() }
+        isReadingOut = true
+        defaultsChangedDuringReading = false
+        let server = self.server, queue = self.queue
+        readings.addTask {
+            queue.push(.newConnectionReading(try? await server.serverInfoOnNewConnection()))
         }
-        guard let reading = reading ?? nil else {
+    }
+
+    /// The reading on a new connection answered. A default that differs from this
+    /// connection's view, with no change of the defaults heard meanwhile (which would say so
+    /// itself), is handed to the machine as one seen elsewhere: it renews this connection and
+    /// decides on what that reads. The reading's own client is remembered, so that its coming
+    /// and going starts no other check.
+    private mutating func readingAnswered(_ reading: NewConnectionReading?) -> [RouteAction] {
+        isReadingOut = false
+        guard let reading else {
             logger.debug("could not read the default on a new connection")
-            return actions
+            return []
         }
         if let client = reading.clientIndex { missedDefaultCheck.readBy(client: client) }
-        // A change of the defaults that came meanwhile is read by the next turn anyway.
-        let defaultsEvent = carried.dropFirst(carriedBefore).contains { input in
-            if case .server(.subscription(let event), _) = input { return event.facility == .server }
-            return false
-        }
-        guard !defaultsEvent, let sink = reading.info.defaultSinkName, sink != tracker.defaultSinkName else { return actions }
+        guard isConnected, !defaultsChangedDuringReading, let sink = reading.info.defaultSinkName,
+              sink != tracker.defaultSinkName else { return [] }
         logger.debug("a new connection reads another default sink", metadata: ["here": "\(tracker.defaultSinkName ?? "none")",
                                                                               "there": "\(sink)"])
-        return actions + core.machine { $0.handle(.defaultSinkSeenElsewhere(sink), now: ContinuousClock.now) }
+        return core.machine { $0.handle(.defaultSinkSeenElsewhere(sink), now: ContinuousClock.now) }
     }
 
     /// How long a renewal may take before the machine judges the switch on what it has.

@@ -20,6 +20,9 @@ struct MissedDefaultCheck: Sendable {
     private var firstEvent: ContinuousClock.Instant?
     /// The clients of the engine's own readings, until they leave.
     private var ownClients: [UInt32] = []
+    /// The clients whose events made the reading due. A reading's own client is known only
+    /// once it answers, and its events can come first: they are taken back then.
+    private var triggeringClients: Set<UInt32> = []
 
     /// A client came, changed or went at `now`.
     mutating func clientEvent(_ event: SubscriptionEvent, now: ContinuousClock.Instant) {
@@ -27,6 +30,7 @@ struct MissedDefaultCheck: Sendable {
             if event.kind == .remove { ownClients.remove(at: own) }
             return
         }
+        triggeringClients.insert(event.index)
         let first = firstEvent ?? now
         firstEvent = first
         due = min(now + Self.quiet, first + Self.longest)
@@ -41,11 +45,19 @@ struct MissedDefaultCheck: Sendable {
     mutating func started() {
         due = nil
         firstEvent = nil
+        triggeringClients.removeAll()
     }
 
-    /// The reading was made by the client at `index`: its own events are not another client's.
+    /// The reading was made by the client at `index`: its own events are not another client's,
+    /// neither those to come nor those that came before its answer (when only they made another
+    /// reading due, none is).
     mutating func readBy(client index: UInt32) {
         ownClients.append(index)
         if ownClients.count > Self.ownClientLimit { ownClients.removeFirst() }
+        triggeringClients.remove(index)
+        if triggeringClients.isEmpty {
+            due = nil
+            firstEvent = nil
+        }
     }
 }

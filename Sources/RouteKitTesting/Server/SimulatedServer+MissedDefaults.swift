@@ -35,16 +35,51 @@ extension SimulatedServer {
     /// A reading on a connection made for it, as `PulseClient`'s: a client connects (its new
     /// and change events), reads the defaults in force, missed or not, and leaves (its remove).
     /// Counted among ``newConnectionReadings``.
+    ///
+    /// While readings are held (``holdNewConnectionReadings()``), a reading waits after its
+    /// client connected, as one waits for a session manager that is slow to answer.
     public func serverInfoOnNewConnection() async throws -> NewConnectionReading {
         try Self.checkNotCancelled()
         let client = connectClient(name: "RouteKit default check")
         defer { try? disconnectClient(client.index) }
         state.withLock { $0.newConnectionReadings += 1 }
+        let id = state.withLock { state in
+            defer { state.nextHeldReading += 1 }
+            return state.nextHeldReading
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let waits = state.withLock { state -> Bool in
+                    guard state.heldReadings != nil, !Task.isCancelled else { return false }
+                    state.heldReadings?[id] = continuation
+                    return true
+                }
+                if !waits { continuation.resume() }
+            }
+        } onCancel: {
+            state.withLock { $0.heldReadings?.removeValue(forKey: id) }?.resume()
+        }
+        try Self.checkNotCancelled()
         return NewConnectionReading(info: try serverInfoAfresh(), clientIndex: client.index)
     }
 
-    /// How many readings ``serverInfoOnNewConnection()`` made.
+    /// How many readings ``serverInfoOnNewConnection()`` started.
     public var newConnectionReadings: Int { state.withLock { $0.newConnectionReadings } }
+
+    /// Readings on a new connection from now on wait, once their client has connected, until
+    /// ``releaseNewConnectionReadings()``.
+    public func holdNewConnectionReadings() {
+        state.withLock { if $0.heldReadings == nil { $0.heldReadings = [:] } }
+    }
+
+    /// Lets every held reading answer, and readings from now on answer at once.
+    public func releaseNewConnectionReadings() {
+        let held = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            defer { state.heldReadings = nil }
+            return Array((state.heldReadings ?? [:]).values)
+        }
+        for reading in held { reading.resume() }
+    }
 
     /// Replaces the connection with a new one, as `PulseClient.renewConnection()` does: the
     /// new one reads the defaults in force (a missed change is read at last), and a server

@@ -66,6 +66,9 @@ public final class SimulatedServer: VolumeControllingServer, Sendable {
         var missedDefaults: MissedDefaults?
         /// Readings made on a connection of their own (``SimulatedServer/serverInfoOnNewConnection()``).
         var newConnectionReadings = 0
+        /// Readings on a new connection wait here while held (``holdNewConnectionReadings()``).
+        var heldReadings: [Int: CheckedContinuation<Void, Never>]?
+        var nextHeldReading = 0
     }
 
     /// The default sink and source names a connection kept when it missed a change.

@@ -116,6 +116,42 @@ struct MissedDefaultCheckTests {
         await manager.stop()
     }
 
+    @Test("on pipewire-pulse, a reading the server is slow to answer holds up no switch: a headset plugged meanwhile is routed at once")
+    func slowReadingHoldsUpNothing() async throws {
+        let simulated = try Self.server(named: "PulseAudio (on PipeWire 1.4.2)")
+        defer { simulated.shutdown() }
+        let server = RenewalCountingServer(simulated)
+        let (manager, log) = try await Scenario.startedOnHeadset(server, logger: .forTests())
+        var mark = await log.count
+        try simulated.removeCard(named: Scenario.headsetCard)
+        _ = try await log.waitForRoute(to: Scenario.speaker, after: mark)
+
+        // A client comes and goes; the check's reading connects, then waits for its answer.
+        simulated.holdNewConnectionReadings()
+        let readings = simulated.newConnectionReadings
+        let events = simulated.events()
+        let pactl = simulated.connectClient(name: "pactl")
+        try simulated.disconnectClient(pactl.index)
+        _ = try await firstEvent("the reading's client connected", in: events, timeout: .seconds(5)) { event in
+            guard case .subscription(let change) = event else { return false }
+            return change.facility == .client && change.kind == .new && change.index != pactl.index
+        }
+        #expect(simulated.newConnectionReadings == readings + 1)
+
+        // Routed while the reading still waits: well within the second a reading may take.
+        mark = await log.count
+        _ = try simulated.addCard(.bluetoothHeadset())
+        _ = try await log.waitForRoute(to: Scenario.headsetID, after: mark, timeout: .milliseconds(500))
+        simulated.releaseNewConnectionReadings()
+        // The reading finds nothing missed: no renewal, nothing else.
+        try await Task.sleep(for: Self.window)
+        #expect(server.renewals == 0)
+        #expect(simulated.newConnectionReadings == readings + 1)
+        #expect(manager.selectedAudioDevice?.id == Scenario.headsetID)
+        #expect(await log.failures.isEmpty)
+        await manager.stop()
+    }
+
     @Test("on PulseAudio, whose connections miss nothing, clients coming and going start no reading")
     func pulseAudioReadsNothing() async throws {
         let simulated = try Self.server(named: "pulseaudio")
