@@ -129,8 +129,10 @@ struct ManagerScopeTests {
             return true
         }
         let selected = rig.manager.selectedAudioDevice
-        #expect(selected?.output?.deviceName == device.name, "\(what)", sourceLocation: sourceLocation)
-        #expect(selected?.input?.deviceName == device.microphoneName, "\(what)", sourceLocation: sourceLocation)
+        // The manager's events say how a route that settled with its microphone lost it.
+        let events = await rig.recorder.transcript()
+        #expect(selected?.output?.deviceName == device.name, "\(what); events: \(events)", sourceLocation: sourceLocation)
+        #expect(selected?.input?.deviceName == device.microphoneName, "\(what); events: \(events)", sourceLocation: sourceLocation)
         let info = try await rig.observer.serverInfo()
         #expect(info.defaultSinkName == Self.speaker.name, "the default sink is left alone \(what)", sourceLocation: sourceLocation)
         #expect(info.defaultSourceName == Self.speaker.microphoneName, "the default source is left alone \(what)",
