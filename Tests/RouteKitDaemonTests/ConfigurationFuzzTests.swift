@@ -94,12 +94,17 @@ struct ConfigurationFuzzTests {
 
     /// 100 000 mutations in four parts of 25 000, each from its own fixed seed, which Swift
     /// Testing runs side by side: alone, one run of them all was the suite's longest test.
+    /// Each part gives its thread back every ``yieldEvery`` mutations: the parts are 12–15 s of
+    /// CPU each, and four of them held both threads of a two-core machine's shared pool for
+    /// half a minute, so that the live tests beside them, whose stops and cancellations hop
+    /// through that pool, waited as long (a `stop()` timed at 32.7 s against its 6 s bound).
     @Test("100 000 mutated configurations are read or refused with a line, never a crash", arguments: 0..<4)
-    func mutations(part: UInt64) {
+    func mutations(part: UInt64) async {
         var generator = SplitMix64(seed: 18 + part)
         var refused = 0
         var failures = 0
         for index in 0..<25_000 {
+            if index % Self.yieldEvery == 0 { await Task.yield() }
             let text = Self.mutate(Self.seeds[index % Self.seeds.count], using: &generator)
             switch Self.check(text) {
             case .accepted: break
@@ -111,6 +116,9 @@ struct ConfigurationFuzzTests {
         #expect(failures == 0)
         #expect(refused > 12_500, "the mutations mostly break the file: \(refused) refused")
     }
+
+    /// How many mutations a part checks between two yields of its thread (about 25 ms).
+    static let yieldEvery = 50
 
     /// Texts no person writes, each with its name.
     static let pathologicalTexts: [(String, String)] = {
