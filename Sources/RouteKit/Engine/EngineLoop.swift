@@ -388,31 +388,23 @@ struct EngineLoop: Sendable {
     /// loop's next turn. On return `change` holds what is still to be decided on.
     private mutating func lookUpWatchingRemovals(_ round: inout DeviceTracker.LookupRound, change: inout DeviceTracker.Change,
                                                  actions: inout [RouteAction]) async -> Result<DeviceTracker.LookupAnswers, any Error> {
-        let server = self.server, lookups = round
-        return await awaitWatchingRemovals(&round, change: &change, actions: &actions) {
-            await Self.answers(to: lookups, from: server)
-        } ?? .failure(CancellationError())
-    }
-
-    /// Awaits `work` while taking what else arrives, as ``lookUpWatchingRemovals(_:change:actions:)``
-    /// describes; nil when the loop stopped first.
-    private mutating func awaitWatchingRemovals<Answer: Sendable>(
-        _ round: inout DeviceTracker.LookupRound, change: inout DeviceTracker.Change, actions: inout [RouteAction],
-        _ work: @escaping @Sendable () async -> Answer
-    ) async -> Answer? {
-        let queue = self.queue
-        return await withTaskGroup(of: WatchedArrival<Answer>.self) { group in
-            group.addTask { .answer(await work()) }
+        enum Arrival: Sendable {
+            case answers(Result<DeviceTracker.LookupAnswers, any Error>)
+            case batch([EngineInput]?)
+        }
+        let server = self.server, queue = self.queue, lookups = round
+        return await withTaskGroup(of: Arrival.self) { group in
+            group.addTask { .answers(await Self.answers(to: lookups, from: server)) }
             group.addTask { .batch(await queue.nextBatch()) }
             if !change.devices.removed.isEmpty {
                 // The batch itself removed a device (the default's, as the server moved it).
                 await actOnRemovals(&change, actions: &actions)
             }
-            var answer: Answer?
-            while answer == nil, let arrival = await group.next() {
+            var answers: Result<DeviceTracker.LookupAnswers, any Error>?
+            while answers == nil, let arrival = await group.next() {
                 switch arrival {
-                case .answer(let result):
-                    answer = result
+                case .answers(let result):
+                    answers = result
                 case .batch(nil):
                     isQueueOver = true
                 case .batch(let batch?):
@@ -437,7 +429,7 @@ struct EngineLoop: Sendable {
             while let arrival = await group.next() {
                 if case .batch(let batch?) = arrival { carried += batch }
             }
-            return answer
+            return answers ?? .failure(CancellationError())
         }
     }
 
@@ -550,11 +542,4 @@ struct EngineLoop: Sendable {
             record(await performer.follow(event, selector: selector, route: route, tracker: tracker))
         }
     }
-}
-
-/// What the loop awaits beside a piece of work: its answer, or the next batch of inputs (nil
-/// once the queue is over).
-private enum WatchedArrival<Answer: Sendable>: Sendable {
-    case answer(Answer)
-    case batch([EngineInput]?)
 }
