@@ -59,8 +59,11 @@ let package = Package(
         ),
         // routectl's executors: a worker pool that sleeps while idle (no libdispatch timer),
         // installed as Swift's default executor by the routectl executable only.
+        // Its semaphores (POSIX sem_t, with sem_clockwait, which Swift's Glibc leaves out).
+        .target(name: "CPoolSemaphore"),
         .target(
             name: "WorkerPool",
+            dependencies: ["CPoolSemaphore"],
             swiftSettings: strictSettings
         ),
         // The only Swift module that imports libpulse. Every C callback lives here.
@@ -439,9 +442,11 @@ let package = Package(
             exclude: ["Examples", "README.md"],
             swiftSettings: strictSettings
         ),
+        // Places test threads (affinity, SCHED_IDLE): WorkerPoolTests starve a thread on purpose.
+        .target(name: "CThreadPlacement", path: "Tests/CThreadPlacement"),
         .testTarget(
             name: "WorkerPoolTests",
-            dependencies: ["WorkerPool"],
+            dependencies: ["WorkerPool", "CThreadPlacement"],
             swiftSettings: strictSettings
         ),
         // The daemon library without a process: configuration files (read, fuzzed, reloaded),

@@ -1,17 +1,25 @@
+import CPoolSemaphore
 import Glibc
 
-/// A pthread mutex with two condition variables on `CLOCK_MONOTONIC`: one the pool's workers
-/// wait on, one its timer thread waits on. Waits have no timeout unless one is given, so a
-/// thread that waits costs no wake-up until it is signalled.
+/// A pthread mutex for the pool's state, and two semaphores: one the pool's workers wait on,
+/// one its timer thread waits on. Waits have no timeout unless one is given, so a thread that
+/// waits costs no wake-up until it is woken.
 ///
-/// `@unchecked Sendable`: the pthread objects live at fixed addresses for the lock's life and
-/// are only used through pthread calls, which synchronise themselves.
+/// Semaphores, not condition variables: waking a thread must never wait for another one.
+/// glibc's `pthread_cond_signal` can block until a waiter it woke earlier has run (it
+/// quiesces the condition's older group of waiters before switching groups), and jobs come
+/// from libpulse's event thread: on a two-core machine busy with a switch, that thread was
+/// seen blocked there for up to 374 µs (Docs/Executors.md). `sem_post` only counts and wakes.
+/// A wake that comes before its waiter waits is counted, never lost.
+///
+/// `@unchecked Sendable`: the mutex and semaphores live at fixed addresses for the lock's life
+/// and are only used through pthread and semaphore calls, which synchronise themselves.
 package final class PoolLock: @unchecked Sendable {
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-    private let work = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
-    private let timer = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+    private let work: OpaquePointer
+    private let timer: OpaquePointer
 
-    /// Which condition a thread waits on or signals.
+    /// Which semaphore a thread waits on or wakes.
     package enum Condition {
         case work
         case timer
@@ -19,20 +27,17 @@ package final class PoolLock: @unchecked Sendable {
 
     package init() {
         pthread_mutex_init(mutex, nil)
-        var attributes = pthread_condattr_t()
-        pthread_condattr_init(&attributes)
-        pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
-        pthread_cond_init(work, &attributes)
-        pthread_cond_init(timer, &attributes)
-        pthread_condattr_destroy(&attributes)
+        guard let work = routekit_pool_semaphore_create(), let timer = routekit_pool_semaphore_create() else {
+            preconditionFailure("routectl: cannot create the worker pool's semaphores")
+        }
+        self.work = work
+        self.timer = timer
     }
 
     deinit {
-        pthread_cond_destroy(timer)
-        pthread_cond_destroy(work)
+        routekit_pool_semaphore_destroy(timer)
+        routekit_pool_semaphore_destroy(work)
         pthread_mutex_destroy(mutex)
-        timer.deallocate()
-        work.deallocate()
         mutex.deallocate()
     }
 
@@ -43,29 +48,27 @@ package final class PoolLock: @unchecked Sendable {
         return try body()
     }
 
-    /// Waits on `condition` (mutex held, from within ``withLock(_:)``), at most `nanoseconds`
-    /// when given. May return early or spuriously: callers look at their state again.
-    package func wait(on condition: Condition, nanoseconds: UInt64? = nil) {
-        let variable = pointer(condition)
+    /// Waits, without the mutex, until `condition` is woken (a wake that came before counts),
+    /// at most `nanoseconds` when given. True when woken, false when the time ran out.
+    @discardableResult
+    package func wait(on condition: Condition, nanoseconds: UInt64? = nil) -> Bool {
+        let semaphore = pointer(condition)
         guard let nanoseconds else {
-            pthread_cond_wait(variable, mutex)
-            return
+            routekit_pool_semaphore_wait(semaphore)
+            return true
         }
-        var deadline = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &deadline)
-        let total = UInt64(deadline.tv_nsec) + nanoseconds % 1_000_000_000
-        let seconds = UInt64(deadline.tv_sec) + nanoseconds / 1_000_000_000 + total / 1_000_000_000
-        deadline.tv_sec = Int(clamping: seconds)
-        deadline.tv_nsec = Int(total % 1_000_000_000)
-        pthread_cond_timedwait(variable, mutex, &deadline)
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        let (deadline, overflow) = (UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)).addingReportingOverflow(nanoseconds)
+        return routekit_pool_semaphore_wait_until(semaphore, overflow ? .max : deadline) == 1
     }
 
-    /// Wakes one thread waiting on `condition`.
+    /// Wakes one thread waiting on `condition`, or the next one to wait. Never blocks.
     package func signal(_ condition: Condition) {
-        pthread_cond_signal(pointer(condition))
+        routekit_pool_semaphore_post(pointer(condition))
     }
 
-    private func pointer(_ condition: Condition) -> UnsafeMutablePointer<pthread_cond_t> {
+    private func pointer(_ condition: Condition) -> OpaquePointer {
         switch condition {
         case .work: work
         case .timer: timer

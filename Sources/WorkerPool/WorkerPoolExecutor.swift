@@ -2,8 +2,9 @@
 import Glibc
 
 /// routectl's global concurrent executor: a few worker threads of its own, and a timer thread
-/// for delayed jobs (`Task.sleep`), that all sleep on condition variables with no timeout
-/// while there is nothing to do. An idle `routectl daemon` thus wakes for nothing.
+/// for delayed jobs (`Task.sleep`), that all sleep on semaphores with no timeout while there
+/// is nothing to do. An idle `routectl daemon` thus wakes for nothing, and queueing a job
+/// never waits for another thread (``PoolLock``).
 ///
 /// Swift's default executor on Linux runs jobs on libdispatch's global queues, whose first
 /// worker arms a one-second timer (libdispatch's worker-pool monitor) that fires for the rest
@@ -80,34 +81,41 @@ package final class WorkerPoolExecutor: TaskExecutor, SchedulingExecutor, @unche
         }
     }
 
-    /// A worker's life: runs jobs, and sleeps while there are none.
+    /// A worker's life: runs jobs, and sleeps while there are none. It waits without the
+    /// lock, so that a wake sent meanwhile is counted by the semaphore, never lost.
     private func runWorker() -> Never {
         let executor = asUnownedTaskExecutor()
+        var woke = false
         while true {
-            let job = lock.withLock { () -> UnownedJob in
-                while true {
-                    if let job = state.pop() { return job }
-                    state.workerWillSleep()
-                    lock.wait(on: .work)
-                    state.workerDidWake()
-                }
+            let job = lock.withLock { () -> UnownedJob? in
+                if woke { state.workerDidWake() }
+                if let job = state.pop() { return job }
+                state.workerWillSleep()
+                return nil
             }
-            job.runSynchronously(on: executor)
+            if let job {
+                woke = false
+                job.runSynchronously(on: executor)
+            } else {
+                lock.wait(on: .work)
+                woke = true
+            }
         }
     }
 
     /// The timer thread's life: moves due jobs to the workers, and sleeps until the next
-    /// deadline, or until woken when there is none.
+    /// deadline, or until woken when there is none (or an earlier one came).
     private func runTimer() -> Never {
         while true {
-            let wakes = lock.withLock { () -> [PoolWake] in
-                while true {
-                    let wakes = state.releaseDue(now: Self.now)
-                    if !wakes.isEmpty { return wakes }
-                    lock.wait(on: .timer, nanoseconds: state.nextTimeout(now: Self.now))
-                }
+            let (wakes, timeout) = lock.withLock { () -> ([PoolWake], UInt64?) in
+                let wakes = state.releaseDue(now: Self.now)
+                return (wakes, wakes.isEmpty ? state.nextTimeout(now: Self.now) : nil)
             }
-            wakes.forEach(perform)
+            guard wakes.isEmpty else {
+                wakes.forEach(perform)
+                continue
+            }
+            lock.wait(on: .timer, nanoseconds: timeout)
         }
     }
 

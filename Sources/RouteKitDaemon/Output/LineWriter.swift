@@ -8,13 +8,18 @@ import WorkerPool
 /// `output: N lines dropped` is written where they went missing once writing works again.
 ///
 /// One writer for the process's life: its thread starts with the first line and never ends.
-/// `@unchecked Sendable`: `backlog` and `isWriting` are only touched with `lock` held.
+/// `@unchecked Sendable`: `backlog` and the flags and counts below are only touched with
+/// `lock` held; the thread and the flushers wait on its semaphores without it.
 package final class LineWriter: @unchecked Sendable {
     private let descriptor: Int32
     private let lock = PoolLock()
     private var backlog: OutputBacklog
     private var isWriting = false
     private var threadStarted = false
+    /// The thread waits for a line and no wake was sent to it since.
+    private var threadAsleep = false
+    /// Threads in ``flush(timeout:)`` waiting for the backlog to empty.
+    private var flushers = 0
 
     /// The daemon's standard error, with 256 KiB of lines waiting at most.
     package static let standardError = LineWriter(descriptor: STDERR_FILENO, capacity: 256 * 1024)
@@ -28,12 +33,15 @@ package final class LineWriter: @unchecked Sendable {
     /// Hands `line` (without its newline) to the writer's thread, or drops and counts it when
     /// the backlog is full. Never waits for the writing.
     package func write(_ line: String) {
-        let startThread = lock.withLock {
+        let (startThread, wake) = lock.withLock { () -> (Bool, Bool) in
             _ = backlog.offer(line)
-            defer { threadStarted = true }
-            return !threadStarted
+            defer {
+                threadStarted = true
+                threadAsleep = false
+            }
+            return (!threadStarted, threadAsleep)
         }
-        lock.signal(.work)
+        if wake { lock.signal(.work) }
         if startThread { startDetachedThread(named: "routectl-output") { [self] in run() } }
     }
 
@@ -45,35 +53,48 @@ package final class LineWriter: @unchecked Sendable {
     @discardableResult
     package func flush(timeout: Duration) -> Bool {
         let deadline = ContinuousClock.now + timeout
-        return lock.withLock {
-            while !backlog.isEmpty || isWriting {
-                let left = ContinuousClock.now.duration(to: deadline)
-                guard left > .zero else { return false }
+        while true {
+            let done = lock.withLock { () -> Bool in
+                guard backlog.isEmpty, !isWriting else {
+                    flushers += 1
+                    return false
+                }
+                return true
+            }
+            if done { return true }
+            let left = ContinuousClock.now.duration(to: deadline)
+            if left > .zero {
                 let (seconds, attoseconds) = left.components
                 lock.wait(on: .timer, nanoseconds: UInt64(seconds) * 1_000_000_000 + UInt64(attoseconds / 1_000_000_000))
             }
-            return true
+            lock.withLock { flushers -= 1 }
+            guard left > .zero else { return false }
         }
     }
 
-    /// The thread's life: takes the next entry, writes it with the lock released, says how it went.
+    /// The thread's life: takes the next entry, writes it with the lock released, says how it
+    /// went; with nothing left, wakes the flushers and sleeps until a line comes.
     private func run() -> Never {
         var entry: OutputBacklog.Entry?
         var written = true
         while true {
-            let next = lock.withLock { () -> OutputBacklog.Entry in
-                if let entry {
-                    backlog.wrote(entry, successfully: written)
+            let next = lock.withLock { () -> OutputBacklog.Entry? in
+                if let done = entry {
+                    backlog.wrote(done, successfully: written)
                     isWriting = false
+                    entry = nil
                 }
-                while true {
-                    if let next = backlog.take() {
-                        isWriting = true
-                        return next
-                    }
-                    lock.signal(.timer)
-                    lock.wait(on: .work)
+                if let next = backlog.take() {
+                    isWriting = true
+                    return next
                 }
+                for _ in 0..<flushers { lock.signal(.timer) }
+                threadAsleep = true
+                return nil
+            }
+            guard let next else {
+                lock.wait(on: .work)
+                continue
             }
             entry = next
             written = writeAll(next.text, to: descriptor)
