@@ -73,9 +73,13 @@ struct ManagerMissedDefaultTests {
             var attempts = 0
             while !healed, attempts < 60 {
                 attempts += 1
+                // The mark comes first: WirePlumber may still settle its own choice between
+                // the two sinks after the start (a transient default read at start, then its
+                // pick), and the manager's report of it must count after the mark whichever
+                // sink this reads. A sink the server already moved to is reported all the same.
+                let mark = await rig.recorder.count
                 let next = try await Self.defaultSinkAfresh(rig.server) == speaker.name ? hdmi : speaker
                 let managerClient = try await Self.managerClientIndex(rig.server)
-                let mark = await rig.recorder.count
                 try await NewcomerStorm.during(rig.server) {
                     _ = try await rig.server.pactl("set-default-sink", next.name)
                 }
