@@ -202,4 +202,46 @@ struct MediaMachineUnplugTests {
             #expect(actions.pauses == ["org.mpris.MediaPlayer2.music"], "removal first: \(removalFirst)")
         }
     }
+
+    @Test("a stream shown corked as PipeWire moves it off a headset that goes, and playing a moment later: exposed once, with no player, in either order")
+    func corkedWhileMoved() {
+        for removalFirst in [true, false] {
+            var machine = Fixture.machine(streams: [Fixture.stream(10, on: 1)], now: start)
+            var actions: [MediaAction] = []
+            // Seen on the headset, corked (PipeWire corks a stream it relinks), then the removal;
+            // or moved to the speaker corked, then the removal.
+            if removalFirst {
+                actions += machine.streamSeen(Fixture.stream(10, on: 1, corked: true), now: start)
+                actions += machine.sinkRemoved(1, now: start.advanced(by: .milliseconds(5)))
+            } else {
+                actions += machine.streamSeen(Fixture.stream(10, on: 2, corked: true), now: start)
+                actions += machine.sinkRemoved(1, now: start.advanced(by: .milliseconds(5)))
+            }
+            #expect(actions.isEmpty, "corked, nothing to hear yet (removal first: \(removalFirst))")
+            // Still corked on the speaker: nothing yet; then playing there.
+            actions += machine.streamSeen(Fixture.stream(10, on: 2, corked: true), now: start.advanced(by: .milliseconds(10)))
+            #expect(actions.isEmpty)
+            actions += machine.streamSeen(Fixture.stream(10, on: 2), now: start.advanced(by: .milliseconds(40)))
+            #expect(actions.mutes == [10], "removal first: \(removalFirst)")
+            // Exposed once: a later reading asks for nothing more.
+            #expect(machine.streamSeen(Fixture.stream(10, on: 2, muted: true), now: start.advanced(by: .milliseconds(60))).isEmpty)
+        }
+    }
+
+    @Test("a corked stream whose player says it paused, or that plays again only seconds later or on another private output, is left alone")
+    func corkedAndPausedStaysAlone() {
+        // Its player paused it before the headset went: the cork is the player's.
+        var paused = Fixture.machine(streams: [Fixture.stream(10, on: 1, corked: true)], players: [Fixture.player(.paused)], now: start)
+        #expect(paused.sinkRemoved(1, now: start).isEmpty)
+        #expect(paused.streamSeen(Fixture.stream(10, on: 2), now: start.advanced(by: .milliseconds(40))).isEmpty)
+        // No player, played again on the speaker two seconds later: someone started it there.
+        var late = Fixture.machine(streams: [Fixture.stream(10, on: 1, corked: true)], now: start)
+        #expect(late.sinkRemoved(1, now: start).isEmpty)
+        #expect(late.streamSeen(Fixture.stream(10, on: 2), now: start.advanced(by: .seconds(2))).isEmpty)
+        // No player, landed on another private output: nothing leaks there.
+        var other = Fixture.machine(sinks: [Fixture.headset, Fixture.speaker, Fixture.usbHeadset],
+                                    streams: [Fixture.stream(10, on: 1, corked: true)], now: start)
+        #expect(other.sinkRemoved(1, now: start).isEmpty)
+        #expect(other.streamSeen(Fixture.stream(10, on: 4), now: start.advanced(by: .milliseconds(40))).isEmpty)
+    }
 }

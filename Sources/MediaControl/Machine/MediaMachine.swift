@@ -49,6 +49,10 @@ struct MediaMachine: Sendable {
     /// Streams still on a private sink when it went, left playing because the default they
     /// will be moved to is private: exposed after all if they land on a public sink instead.
     private var landing: [UInt32: (lost: UInt32, reason: MediaHoldReason, at: ContinuousClock.Instant)] = [:]
+    /// Streams corked on a private sink (or moved off it) when it went, with no player to say
+    /// whether they were paused: PipeWire shows a stream it relinks as corked until it plays
+    /// again. Exposed if they play on a public sink within ``returnWindow``.
+    private var corkedAtLoss: [UInt32: (lost: UInt32, reason: MediaHoldReason, at: ContinuousClock.Instant)] = [:]
     /// Streams RouteKit unmuted, and when: a reading showing one muted soon after is older
     /// than the unmute.
     private var unmutedAt: [UInt32: ContinuousClock.Instant] = [:]
@@ -129,6 +133,11 @@ struct MediaMachine: Sendable {
             guard let moved = stream.movedFrom, moved.sink == index else { return false }
             return moved.at.advanced(by: Self.moveWindow) >= now
         }
+        corkedAtLoss = corkedAtLoss.filter { $0.value.at.advanced(by: Self.returnWindow) >= now }
+        for stream in streams.values where !mayPlay(stream) && player(playing: stream) == nil {
+            let moved = stream.movedFrom.map { $0.sink == index && $0.at.advanced(by: Self.moveWindow) >= now } ?? false
+            if stream.sink == index || moved { corkedAtLoss[stream.index] = (index, .outputLost(sink.name), now) }
+        }
         var exposed: [UInt32] = []
         // Streams still on their way from an earlier removal (their new sink not read yet) may
         // have landed on this one: exposed too. A reading that shows one on a private output
@@ -167,6 +176,21 @@ struct MediaMachine: Sendable {
               previous?.sink != seen.sink, holds[seen.index] == nil, mayPlay(seen) else { return nil }
         guard leavesExposed(seen, lost: seen.sink, name: removed.sink.name, now: now) else { return [] }
         return expose([seen.index], reason: .outputLost(removed.sink.name), now: now)
+    }
+
+    /// A stream corked when its private sink went (``corkedAtLoss``), seen again: exposed once
+    /// it plays on a public sink within the window; let go on a private one, or once the window
+    /// has passed. Nil when there is nothing to do.
+    private mutating func playsAfterCorkedLoss(_ seen: StreamRecord, landedOn: SinkRecord?,
+                                               now: ContinuousClock.Instant) -> [MediaAction]? {
+        guard let watched = corkedAtLoss[seen.index] else { return nil }
+        guard watched.at.advanced(by: Self.returnWindow) >= now, holds[seen.index] == nil else {
+            corkedAtLoss.removeValue(forKey: seen.index)
+            return nil
+        }
+        guard seen.sink != watched.lost, let landedOn, mayPlay(seen) else { return nil }
+        corkedAtLoss.removeValue(forKey: seen.index)
+        return isPrivate(landedOn) ? nil : expose([seen.index], reason: watched.reason, now: now)
     }
 
     /// Whether `stream` may be heard: not corked, or corked while its player says it plays
@@ -229,6 +253,7 @@ struct MediaMachine: Sendable {
                 return expose([seen.index], reason: watched.reason, now: now)
             }
         }
+        if let exposure = playsAfterCorkedLoss(seen, landedOn: landedOn, now: now) { return exposure }
         guard var hold = holds[seen.index] else { return [] }
         if seen.isCall(by: callStreams) { return release([seen.index], now: now) }
         // Moved to another private output after all (the default named the sink that went
