@@ -189,6 +189,29 @@ struct ManagerRestoreTests {
     static let headsetCard = "bluez_card.00_1B_66_AA_BB_CC"
     static let headset = AudioDevice.ID(rawValue: "\(headsetCard)/headset-output")
 
+    /// A restore that read every sink and source cost PulseAudio a latency query to each
+    /// sink's thread: with 400 sinks plugged on a loaded machine it outlasted the restore's
+    /// deadline and left the default unrestored (`DaemonNeverBlockedTests` in a CI run). It
+    /// looks up by name the few devices it needs.
+    @Test("(f) with many devices plugged, stop() puts the default back without listing every device",
+          arguments: SoundServerKind.allCases)
+    func restoreLooksUpByName(kind: SoundServerKind) async throws {
+        try await RestoreRig.with(kind) { rig in
+            let counting = ListingCounter(base: rig.client)
+            let manager = AudioDeviceManager(server: counting, preferences: [.kind(.bluetooth)], configuredDefaults: rig.reader,
+                                             logger: RestoreRig.logger)
+            try await rig.startAndAwaitRoute(manager, to: RestoreRig.bluetooth.id)
+            try await rig.waitForDefault(RestoreRig.bluetooth.name)
+            for index in 0..<20 {
+                _ = try await rig.server.loadNullSink(name: "extra_output_\(index)", properties: ["device.description": "Extra \(index)"])
+            }
+            counting.count()
+            await manager.stop()
+            try await rig.waitForDefault(RestoreRig.builtin.name)
+            #expect(counting.listings.isEmpty, "stop() listed \(counting.listings)")
+        }
+    }
+
     @Test("(e) a port the manager switched is put back by stop")
     func portPutBack() async throws {
         let server = SimulatedServer()
@@ -403,5 +426,42 @@ private func awaitRouteChange(to device: AudioDevice.ID, in events: AsyncStream<
             }
         }
         throw TimedOut(what: "a route change to \(device) (the events ended; failed switches: \(failures))")
+    }
+}
+
+/// The rig's connection, counting the requests for every sink, source or card once told to.
+private struct ListingCounter: ForwardingServer {
+    let base: PulseClient
+    private let state = LockedValue((isCounting: false, listings: [String]()))
+
+    init(base: PulseClient) {
+        self.base = base
+    }
+
+    /// Counts from now on.
+    func count() {
+        state.withLock { $0.isCounting = true }
+    }
+
+    /// The lists asked for since ``count()``, in order.
+    var listings: [String] { state.withLock { $0.listings } }
+
+    func sinks() async throws -> [SinkInfo] {
+        note("sinks")
+        return try await base.sinks()
+    }
+
+    func sources() async throws -> [SourceInfo] {
+        note("sources")
+        return try await base.sources()
+    }
+
+    func cards() async throws -> [CardInfo] {
+        note("cards")
+        return try await base.cards()
+    }
+
+    private func note(_ listing: String) {
+        state.withLock { if $0.isCounting { $0.listings.append(listing) } }
     }
 }

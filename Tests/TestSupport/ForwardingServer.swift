@@ -20,6 +20,8 @@ extension ForwardingServer {
     public func cards() async throws -> [CardInfo] { try await base.cards() }
     public func sink(at index: UInt32) async throws -> SinkInfo? { try await base.sink(at: index) }
     public func source(at index: UInt32) async throws -> SourceInfo? { try await base.source(at: index) }
+    public func sink(named name: String) async throws -> SinkInfo? { try await base.sink(named: name) }
+    public func source(named name: String) async throws -> SourceInfo? { try await base.source(named: name) }
     public func card(at index: UInt32) async throws -> CardInfo? { try await base.card(at: index) }
     public func sinkInputs() async throws -> [SinkInputInfo] { try await base.sinkInputs() }
     public func sourceOutputs() async throws -> [SourceOutputInfo] { try await base.sourceOutputs() }

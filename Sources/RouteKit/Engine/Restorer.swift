@@ -51,7 +51,7 @@ struct Restorer: Sendable {
         }
         var result = DefaultSinkRestoration.untouched
         if let setSink = ledger.setSink,
-           let names = await ask("list sinks", { try await $0.sinks().map(\.name) }, &missed).map(Set.init) {
+           let names = await present([setSink, ledger.foundSink, ledger.configured?.sink], output: true, &missed) {
             let ours = configuredNow.map { $0.sink == setSink }
                 ?? (info.defaultSinkName == setSink || (!names.contains(setSink) && ledger.ownsDefaultSink))
             logger.debug("default sink judged", metadata: [
@@ -65,7 +65,8 @@ struct Restorer: Sendable {
             }
         }
         if let setSource = ledger.setSource,
-           let names = await ask("list sources", { try await $0.sources().map(\.name) }, &missed).map(Set.init) {
+           let names = await present([setSource, ledger.foundSource, ledger.configured?.source], output: false,
+                                     &missed) {
             let ours = configuredNow.map { $0.source == setSource }
                 ?? (info.defaultSourceName == setSource || !names.contains(setSource))
             if ours {
@@ -74,6 +75,22 @@ struct Restorer: Sendable {
             }
         }
         return result
+    }
+
+    /// Which of `names` the server has, each looked up by name: the restore costs the same
+    /// few requests with 3 devices or 400 (listing every sink asks each sink's thread for its
+    /// latency on PulseAudio, which on a loaded machine with hundreds of them outlasted the
+    /// restore's deadline and left the default unrestored). Nil when a lookup fails.
+    private func present(_ names: [String?], output: Bool, _ missed: inout [String]) async -> Set<String>? {
+        let wanted = Array(Set(names.compactMap { $0 })).sorted()
+        return await ask("look up the \(output ? "sinks" : "sources") \(wanted.joined(separator: ", "))", { server in
+            var found: Set<String> = []
+            for name in wanted {
+                let exists = output ? try await server.sink(named: name) != nil : try await server.source(named: name) != nil
+                if exists { found.insert(name) }
+            }
+            return found
+        }, &missed)
     }
 
     /// With the configured default known: that one again, or none. Otherwise the default

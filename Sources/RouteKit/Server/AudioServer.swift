@@ -21,6 +21,11 @@ public protocol AudioServer: Sendable {
     func source(at index: UInt32) async throws -> SourceInfo?
     /// The card at `index`, nil when there is none.
     func card(at index: UInt32) async throws -> CardInfo?
+    /// The sink called `name`, nil when there is none: one request, however many sinks there
+    /// are (a list costs PulseAudio a latency query to every sink's thread).
+    func sink(named name: String) async throws -> SinkInfo?
+    /// The source called `name`, nil when there is none.
+    func source(named name: String) async throws -> SourceInfo?
     /// Every playback stream.
     func sinkInputs() async throws -> [SinkInputInfo]
     /// Every recording stream.
