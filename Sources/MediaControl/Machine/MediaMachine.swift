@@ -46,13 +46,12 @@ struct MediaMachine: Sendable {
     /// Streams gone when their private sink went, to expose if they come back under the same
     /// index: why, and when.
     private var exposedWhileGone: [UInt32: (reason: MediaHoldReason, at: ContinuousClock.Instant)] = [:]
-    /// Streams still on a private sink when it went, left playing because the default they
-    /// will be moved to is private: exposed after all if they land on a public sink instead.
+    /// Streams that left a private sink as it went without being exposed: left playing because
+    /// the default they will be moved to is private, or corked with no player to say whether
+    /// they were paused (PipeWire shows a stream it moves off a sink that went as corked until
+    /// it is linked again). Exposed after all if they play on a public sink within
+    /// ``returnWindow``; let go on a private one.
     private var landing: [UInt32: (lost: UInt32, reason: MediaHoldReason, at: ContinuousClock.Instant)] = [:]
-    /// Streams corked on a private sink (or moved off it) when it went, with no player to say
-    /// whether they were paused: PipeWire shows a stream it relinks as corked until it plays
-    /// again. Exposed if they play on a public sink within ``returnWindow``.
-    private var corkedAtLoss: [UInt32: (lost: UInt32, reason: MediaHoldReason, at: ContinuousClock.Instant)] = [:]
     /// Streams RouteKit unmuted, and when: a reading showing one muted soon after is older
     /// than the unmute.
     private var unmutedAt: [UInt32: ContinuousClock.Instant] = [:]
@@ -133,10 +132,10 @@ struct MediaMachine: Sendable {
             guard let moved = stream.movedFrom, moved.sink == index else { return false }
             return moved.at.advanced(by: Self.moveWindow) >= now
         }
-        corkedAtLoss = corkedAtLoss.filter { $0.value.at.advanced(by: Self.returnWindow) >= now }
+        landing = landing.filter { $0.value.at.advanced(by: Self.returnWindow) >= now }
         for stream in streams.values where !mayPlay(stream) && player(playing: stream) == nil {
             let moved = stream.movedFrom.map { $0.sink == index && $0.at.advanced(by: Self.moveWindow) >= now } ?? false
-            if stream.sink == index || moved { corkedAtLoss[stream.index] = (index, .outputLost(sink.name), now) }
+            if stream.sink == index || moved { landing[stream.index] = (index, .outputLost(sink.name), now) }
         }
         var exposed: [UInt32] = []
         // Streams still on their way from an earlier removal (their new sink not read yet) may
@@ -176,21 +175,6 @@ struct MediaMachine: Sendable {
               previous?.sink != seen.sink, holds[seen.index] == nil, mayPlay(seen) else { return nil }
         guard leavesExposed(seen, lost: seen.sink, name: removed.sink.name, now: now) else { return [] }
         return expose([seen.index], reason: .outputLost(removed.sink.name), now: now)
-    }
-
-    /// A stream corked when its private sink went (``corkedAtLoss``), seen again: exposed once
-    /// it plays on a public sink within the window; let go on a private one, or once the window
-    /// has passed. Nil when there is nothing to do.
-    private mutating func playsAfterCorkedLoss(_ seen: StreamRecord, landedOn: SinkRecord?,
-                                               now: ContinuousClock.Instant) -> [MediaAction]? {
-        guard let watched = corkedAtLoss[seen.index] else { return nil }
-        guard watched.at.advanced(by: Self.returnWindow) >= now, holds[seen.index] == nil else {
-            corkedAtLoss.removeValue(forKey: seen.index)
-            return nil
-        }
-        guard seen.sink != watched.lost, let landedOn, mayPlay(seen) else { return nil }
-        corkedAtLoss.removeValue(forKey: seen.index)
-        return isPrivate(landedOn) ? nil : expose([seen.index], reason: watched.reason, now: now)
     }
 
     /// Whether `stream` may be heard: not corked, or corked while its player says it plays
@@ -248,12 +232,14 @@ struct MediaMachine: Sendable {
             return expose([seen.index], reason: exposure.reason, now: now)
         }
         if let watched = landing[seen.index], seen.sink != watched.lost, let landedOn {
-            landing.removeValue(forKey: seen.index)
-            if watched.at.advanced(by: Self.returnWindow) >= now, !isPrivate(landedOn), mayPlay(seen) {
+            if watched.at.advanced(by: Self.returnWindow) < now || isPrivate(landedOn) {
+                landing.removeValue(forKey: seen.index)
+            } else if mayPlay(seen) {
+                landing.removeValue(forKey: seen.index)
                 return expose([seen.index], reason: watched.reason, now: now)
             }
+            // Corked on a public sink: watched until it plays there, or the window passes.
         }
-        if let exposure = playsAfterCorkedLoss(seen, landedOn: landedOn, now: now) { return exposure }
         guard var hold = holds[seen.index] else { return [] }
         if seen.isCall(by: callStreams) { return release([seen.index], now: now) }
         // Moved to another private output after all (the default named the sink that went
