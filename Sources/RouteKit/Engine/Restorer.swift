@@ -186,21 +186,21 @@ struct Restorer: Sendable {
         }
     }
 
+    /// The ports the engine switched, back where nobody switched them since; each device
+    /// looked up by name, as the defaults' are.
     private func restorePorts(_ ledger: RestorationLedger, _ missed: inout [String]) async {
-        if !ledger.sinkPorts.isEmpty, let sinks = await ask("list sinks", { try await $0.sinks() }, &missed) {
-            for sink in sinks {
-                guard let switched = ledger.sinkPorts[sink.name], sink.activePortName == switched.selected else { continue }
-                await attempt("restore port \(switched.original) of \(sink.name)", &missed) {
-                    try await $0.setSinkPort(sink.name, port: switched.original)
-                }
+        for (name, switched) in ledger.sinkPorts.sorted(by: { $0.key < $1.key }) {
+            guard let sink = await ask("look up the sink \(name)", { try await $0.sink(named: name) }, &missed),
+                  sink?.activePortName == switched.selected else { continue }
+            await attempt("restore port \(switched.original) of \(name)", &missed) {
+                try await $0.setSinkPort(name, port: switched.original)
             }
         }
-        if !ledger.sourcePorts.isEmpty, let sources = await ask("list sources", { try await $0.sources() }, &missed) {
-            for source in sources {
-                guard let switched = ledger.sourcePorts[source.name], source.activePortName == switched.selected else { continue }
-                await attempt("restore port \(switched.original) of \(source.name)", &missed) {
-                    try await $0.setSourcePort(source.name, port: switched.original)
-                }
+        for (name, switched) in ledger.sourcePorts.sorted(by: { $0.key < $1.key }) {
+            guard let source = await ask("look up the source \(name)", { try await $0.source(named: name) }, &missed),
+                  source?.activePortName == switched.selected else { continue }
+            await attempt("restore port \(switched.original) of \(name)", &missed) {
+                try await $0.setSourcePort(name, port: switched.original)
             }
         }
     }
