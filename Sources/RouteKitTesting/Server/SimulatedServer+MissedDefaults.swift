@@ -40,9 +40,10 @@ extension SimulatedServer {
     /// client connected, as one waits for a session manager that is slow to answer.
     public func serverInfoOnNewConnection() async throws -> NewConnectionReading {
         try Self.checkNotCancelled()
+        // Counted before its client shows: whoever sees the client's events sees the count.
+        state.withLock { $0.newConnectionReadings += 1 }
         let client = connectClient(name: "RouteKit default check")
         defer { try? disconnectClient(client.index) }
-        state.withLock { $0.newConnectionReadings += 1 }
         let id = state.withLock { state in
             defer { state.nextHeldReading += 1 }
             return state.nextHeldReading
