@@ -126,16 +126,17 @@ struct MediaMachine: Sendable {
             exposedWhileGone[stream] = (.outputLost(sink.name), now)
             departed.removeValue(forKey: stream)
         }
-        let leaving = streams.values.filter { stream in
-            guard mayPlay(stream) else { return false }
+        // The streams on it, or moved off it just before: those that may be heard are leaving it;
+        // those corked with no player to say they paused are watched (``landing``).
+        let departing = streams.values.filter { stream in
             if stream.sink == index { return true }
             guard let moved = stream.movedFrom, moved.sink == index else { return false }
             return moved.at.advanced(by: Self.moveWindow) >= now
         }
+        let leaving = departing.filter(mayPlay)
         landing = landing.filter { $0.value.at.advanced(by: Self.returnWindow) >= now }
-        for stream in streams.values where !mayPlay(stream) && player(playing: stream) == nil {
-            let moved = stream.movedFrom.map { $0.sink == index && $0.at.advanced(by: Self.moveWindow) >= now } ?? false
-            if stream.sink == index || moved { landing[stream.index] = (index, .outputLost(sink.name), now) }
+        for stream in departing where !mayPlay(stream) && player(playing: stream) == nil {
+            landing[stream.index] = (index, .outputLost(sink.name), now)
         }
         var exposed: [UInt32] = []
         // Streams still on their way from an earlier removal (their new sink not read yet) may
