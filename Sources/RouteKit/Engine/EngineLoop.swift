@@ -482,7 +482,7 @@ struct EngineLoop: Sendable {
                 do {
                     try await performer.muteSource(source, muted: muted)
                 } catch {
-                    actions += core.machine { $0.microphoneMuteFailed(source, error) }
+                    actions += core.machine { $0.microphoneMuteFailed(source, muting: muted, error, now: ContinuousClock.now) }
                 }
             case .muteCaptureStreams(let muted):
                 if case .application(let selector) = performer.scope {

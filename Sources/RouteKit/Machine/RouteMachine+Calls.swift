@@ -153,6 +153,8 @@ extension RouteMachine {
             }
             wanted.formIntersection(present)
         }
+        // A refused mute waits for its retry (``microphoneMuteFailed(_:muting:_:now:)``).
+        wanted.subtract(refusedMutes)
         let mutes = wanted.subtracting(mutedSources).sorted().map { RouteAction.muteSource($0, muted: true) }
         let unmutes = mutedSources.subtracting(wanted).sorted().map { RouteAction.muteSource($0, muted: false) }
         mutedSources = wanted
@@ -170,10 +172,27 @@ extension RouteMachine {
         return []
     }
 
-    /// A mute request was refused: the source is not taken as muted, so the next input tries again.
-    mutating func microphoneMuteFailed(_ source: String, _ failure: SwitchFailure) -> [RouteAction] {
+    /// How long a refused mute waits to be tried again when nothing else brings it back first.
+    static let muteRetryDelay = Duration.seconds(1)
+
+    /// A mute request (`muting`; else an unmute) was refused: the source is not taken as
+    /// muted; a refused mute is not asked again until the devices change, the mute is asked for again, or ``muteRetryDelay`` passes.
+    /// Asking at once would ask forever when the source has gone and the machine has not heard
+    /// yet (the engine performs what each answer asks before it reads the server's events).
+    mutating func microphoneMuteFailed(_ source: String, muting: Bool, _ failure: SwitchFailure,
+                                       now: ContinuousClock.Instant) -> [RouteAction] {
         mutedSources.remove(source)
+        if muting {
+            refusedMutes.insert(source)
+            if muteRetry == nil { muteRetry = now + Self.muteRetryDelay }
+        }
         return [.emit(.microphoneFailed(source: source, reason: failure))]
+    }
+
+    /// The refused mutes are tried again (by ``followMicrophone(_:)``, after this input).
+    mutating func retryRefusedMutes() {
+        refusedMutes.removeAll()
+        muteRetry = nil
     }
 }
 

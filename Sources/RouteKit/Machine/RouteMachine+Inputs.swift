@@ -66,6 +66,8 @@ extension RouteMachine {
         newcomers.formUnion(becameUsable)
         noteHoldOff(arrived: added.union(becameUsable), now: now)
         if !added.isEmpty || !removed.isEmpty || !becameUsable.isEmpty { isYielding = false }
+        // What the server refused may be otherwise now (a source that went is no longer wanted).
+        retryRefusedMutes()
         if !added.isEmpty || !removed.isEmpty { lastDeviceChurn = now }
 
         // The switch under way.
@@ -168,6 +170,7 @@ extension RouteMachine {
         // A restarted server forgot every mute: the microphone's is applied again.
         mutedSources.removeAll()
         capturesMuted = false
+        retryRefusedMutes()
         refused.removeAll()
         unconfirmed.removeAll()
         isYielding = false
@@ -235,6 +238,7 @@ extension RouteMachine {
             // Asked again: applied again, in case someone changed the source's mute since (an
             // unmute too: the microphone is taken as muted, so that the mute's follower unmutes it).
             if muted { mutedSources.removeAll() } else if let microphone { mutedSources.insert(microphone) }
+            retryRefusedMutes()
             guard muted != isMicrophoneMuted else { return [] }
             isMicrophoneMuted = muted
             return [.emit(.microphoneMuteChanged(isMuted: muted))]
@@ -298,9 +302,10 @@ extension RouteMachine {
         return report(device, reason: pending.reason)
     }
 
-    /// Time passed: a switch that has not completed by its deadline is given up, and devices
-    /// whose hold-off is over are decided on.
+    /// Time passed: a switch that has not completed by its deadline is given up, devices
+    /// whose hold-off is over are decided on, and refused mutes are tried again.
     mutating func deadlinePassed(now: ContinuousClock.Instant) -> [RouteAction] {
+        if let muteRetry, now >= muteRetry { retryRefusedMutes() }
         let timedOut = switchDeadlinePassed(now: now)
         return timedOut + holdOffPassed(now: now)
     }

@@ -82,6 +82,12 @@ struct RouteMachine: Sendable {
     var isMicrophoneMuted = false
     /// The sources the machine muted for ``isMicrophoneMuted``, to unmute when the route moves on.
     var mutedSources: Set<String> = []
+    /// Sources whose mute the server refused: not asked again until the devices change, the
+    /// mute is asked for again, or ``muteRetry`` passes (a source that vanished before the
+    /// machine heard of it must not be asked over and over while its removal is on its way).
+    var refusedMutes: Set<String> = []
+    /// When the refused mutes are tried again if nothing else brought them back first.
+    var muteRetry: ContinuousClock.Instant?
     /// Application scope: whether the selected capture streams were muted for ``isMicrophoneMuted``.
     var capturesMuted = false
     /// Where the manager stands with its server (``AudioRouteState/connection``).
@@ -134,10 +140,11 @@ struct RouteMachine: Sendable {
         self.preferences = preferences
     }
 
-    /// When the machine wants ``deadlinePassed(now:)`` at the latest: a switch's deadline, or
-    /// the end of a new device's hold-off.
+    /// When the machine wants ``deadlinePassed(now:)`` at the latest: a switch's deadline, the
+    /// end of a new device's hold-off, or the retry of a refused mute.
     var deadline: ContinuousClock.Instant? {
-        [pending?.deadline, pending?.recheck, holdOff.nextRelease(holdOff: automatic.holdOff)].compactMap { $0 }.min()
+        [pending?.deadline, pending?.recheck, holdOff.nextRelease(holdOff: automatic.holdOff), muteRetry]
+            .compactMap { $0 }.min()
     }
 
     /// Whether a system-scope switch is waiting for the server to confirm the default past its

@@ -98,10 +98,65 @@ struct RouteMachineMicrophoneTests {
     @Test func aRefusedMuteIsTriedAgainAtTheNextChange() {
         var rig = inACall([speaker], on: speaker)
         _ = rig.handle(.muteMicrophone(true))
-        _ = rig.machine.microphoneMuteFailed(builtIn, SwitchFailure(step: .microphone, code: .accessDenied, message: "no"))
+        let refused = rig.refuseMute(builtIn)
+        #expect(refused.sourceMutes.isEmpty, "not asked again at once")
         #expect(rig.machine.mutedSources.isEmpty)
         let next = rig.plug(MachineDevices.hdmi())
         #expect(next.sourceMutes.map(\.source) == [builtIn])
+        #expect(rig.machine.deadline == nil, "no retry left waiting")
+    }
+
+    @Test func aRefusedMuteIsTriedAgainASecondLaterWhenNothingChanges() {
+        var rig = inACall([speaker], on: speaker)
+        _ = rig.handle(.muteMicrophone(true))
+        let start = rig.now
+        _ = rig.refuseMute(builtIn)
+        #expect(rig.machine.deadline == start + RouteMachine.muteRetryDelay)
+        let retried = rig.passDeadline()
+        #expect(retried.sourceMutes.map(\.source) == [builtIn])
+        #expect(retried.sourceMutes.map(\.muted) == [true])
+        #expect(rig.machine.mutedSources == [builtIn])
+    }
+
+    /// The engine performs what each answer asks before it reads the server's next events: a
+    /// mute asked again at once of a source that has gone, its removal still on its way, was
+    /// refused again at once, without end (seen on PipeWire 1.4: the switch never came).
+    @Test func aVanishedMicrophoneIsNotAskedAgainAndAgain() {
+        var rig = inACall([speaker, headset], on: speaker)
+        #expect(rig.machine.route?.id == headset.id)
+        #expect(rig.handle(.muteMicrophone(true)).sourceMutes.map(\.source) == [headsetMicrophone])
+        // Its source is gone; the machine still shows the headset.
+        let refused = rig.refuseMute(headsetMicrophone)
+        #expect(refused.sourceMutes.isEmpty)
+        #expect(refused.events == [.microphoneFailed(source: headsetMicrophone, reason: RouteMachineMicrophoneTests.gone)])
+        // The removal arrives: the route moves and the built-in microphone is muted first.
+        let unplugged = rig.unplug(headset.id)
+        #expect(unplugged.sourceMutes.map(\.source) == [builtIn])
+        #expect(unplugged.sourceMutes.map(\.muted) == [true])
+        _ = rig.settle(unplugged)
+        #expect(rig.machine.route?.id == speaker.id)
+        #expect(rig.machine.mutedSources == [builtIn])
+        #expect(rig.machine.deadline == nil, "nothing left to retry")
+    }
+
+    @Test func aRefusedUnmuteIsNotHeldBack() {
+        var rig = inACall([speaker], on: speaker)
+        _ = rig.handle(.muteMicrophone(true))
+        _ = rig.handle(.muteMicrophone(false))
+        _ = rig.machine.followMicrophone(rig.machine.microphoneMuteFailed(builtIn, muting: false, Self.gone, now: rig.now))
+        #expect(rig.machine.deadline == nil)
+        #expect(rig.handle(.muteMicrophone(true)).sourceMutes.map(\.source) == [builtIn])
+    }
+
+    static let gone = SwitchFailure(step: .microphone, code: .noSuchEntity, message: "mute source: No such entity")
+}
+
+extension MachineRig {
+    /// The server refuses the mute of `source`, as the engine tells the machine (the
+    /// microphone's mute followed after it).
+    mutating func refuseMute(_ source: String) -> [RouteAction] {
+        let actions = machine.microphoneMuteFailed(source, muting: true, RouteMachineMicrophoneTests.gone, now: now)
+        return machine.followMicrophone(actions)
     }
 }
 
