@@ -46,6 +46,38 @@ struct SoftphoneRigTests {
         }
     }
 
+    @Test("a port taken between the rig's choice and baresip's start: the phone starts on other ports and calls",
+          .timeLimit(.minutes(1)), arguments: TakenBaresipPort.allCases)
+    func portTakenMeanwhile(taken: TakenBaresipPort) async throws {
+        try await SoftphoneRig.run(.pulseaudio) { server, _ in
+            let first = try LoopbackSocket.baresipPorts()
+            let holder = try taken.take(from: first)
+            var chosen: [BaresipPorts] = []
+            let phone = try await Softphone.start("caller", server: server) {
+                let ports = chosen.isEmpty ? first : try LoopbackSocket.baresipPorts()
+                chosen.append(ports)
+                return ports
+            }
+            let callee = try await Softphone.start("callee", server: server)
+            do {
+                #expect(chosen.count == 2, "started again once: \(chosen)")
+                #expect(phone.uri.hasSuffix(":\(chosen.last?.sip ?? 0)"))
+                // Both its SIP and its control socket are its own: a call goes through.
+                let mark = await phone.messages.count, calleeMark = await callee.messages.count
+                try await phone.dial(callee.uri)
+                try await phone.event("CALL_ESTABLISHED", after: mark)
+                try await callee.event("CALL_ESTABLISHED", after: calleeMark)
+                try await phone.hangUp()
+            } catch {
+                await phone.stop(); await callee.stop()
+                throw error
+            }
+            await phone.stop()
+            await callee.stop()
+            withExtendedLifetime(holder) {}
+        }
+    }
+
     @Test("stopping the phones mid-call leaves no baresip process and no client of theirs on the server",
           .timeLimit(.minutes(1)), arguments: SoundServerKind.allCases)
     func stopLeavesNothing(kind: SoundServerKind) async throws {
@@ -114,5 +146,22 @@ enum SoftphoneRig {
             return streams.playback.count == 1 && streams.capture.count == 1
         }
         return try await phone.streams(seenBy: observer)
+    }
+}
+
+/// Which of the ports picked for baresip another process takes before baresip binds it.
+enum TakenBaresipPort: String, CaseIterable, CustomTestStringConvertible {
+    case sipOverUDP, sipOverTCP, tls, control
+
+    var testDescription: String { rawValue }
+
+    /// Takes that port of `ports`.
+    func take(from ports: BaresipPorts) throws -> TakenPort {
+        switch self {
+        case .sipOverUDP: try LoopbackSocket.take(ports.sip, udp: true)
+        case .sipOverTCP: try LoopbackSocket.take(ports.sip, udp: false)
+        case .tls: try LoopbackSocket.take(ports.sip + 1, udp: false)
+        case .control: try LoopbackSocket.take(ports.control, udp: false)
+        }
     }
 }

@@ -20,12 +20,15 @@ struct BaresipConfiguration: Sendable, Equatable {
     /// baresip's `config`. Only what the rig needs is loaded: no `stdio` (it wants a terminal),
     /// no video, no STUN/TURN/ICE; `menu` for the commands ctrl_tcp runs, with its status line
     /// off (it rewrites one line with `\r` many times a second, and the rig reads lines).
-    /// The ringback tone is off so that the caller's only playback stream is the call's.
+    /// The ringback tone is off so that the caller's only playback stream is the call's. RTP
+    /// stays below the kernel's ephemeral range (32768 and up), where the SIP and control ports
+    /// are picked: baresip's own default range (1024–49152) overlaps it.
     var config: String {
         """
         poll_method\tepoll
         sip_listen\t127.0.0.1:\(sipPort)
         net_interface\t127.0.0.1
+        rtp_ports\t10000-20000
         call_local_timeout\t120
         call_max_calls\t4
         audio_player\talsa,pulse

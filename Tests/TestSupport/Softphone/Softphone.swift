@@ -38,10 +38,36 @@ public final class Softphone: Sendable {
 
     /// Starts a phone called `name` (the SIP user) playing and recording on `server`'s
     /// default sink and source, and returns once it listens for calls and commands.
+    ///
+    /// Its ports are picked free just before it starts; when another process took one in
+    /// between (baresip ends with `EADDRINUSE`, or says a listener failed), it is started
+    /// again on others, up to ``startAttempts`` times.
     public static func start(_ name: String, server: SandboxServer) async throws -> Softphone {
+        try await start(name, server: server, ports: LoopbackSocket.baresipPorts)
+    }
+
+    /// How many times a phone is started on new ports before its start fails.
+    package static let startAttempts = 5
+
+    /// ``start(_:server:)`` with the ports of each attempt chosen by `ports`.
+    package static func start(_ name: String, server: SandboxServer,
+                              ports: () throws -> BaresipPorts) async throws -> Softphone {
+        var taken: [BaresipPorts] = []
+        while true {
+            let chosen = try ports()
+            do {
+                return try await start(name, server: server, on: chosen)
+            } catch let error as SoftphoneError where error.portTaken && taken.count + 1 < startAttempts {
+                taken.append(chosen)
+            }
+        }
+    }
+
+    /// One attempt at ``start(_:server:)`` on `ports`.
+    private static func start(_ name: String, server: SandboxServer, on ports: BaresipPorts) async throws -> Softphone {
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("routekit-softphone-\(name)-\(UUID().uuidString)").path
-        let configuration = BaresipConfiguration(user: name, sipPort: try LoopbackSocket.freePort(),
-                                                 controlPort: try LoopbackSocket.freePort(), serverAddress: server.serverAddress)
+        let configuration = BaresipConfiguration(user: name, sipPort: ports.sip, controlPort: ports.control,
+                                                 serverAddress: server.serverAddress)
         do {
             try write(configuration, to: home)
             let (process, output) = try await launch(configuration: home + "/baresip", server: server, home: home)
@@ -152,9 +178,16 @@ public final class Softphone: Sendable {
             }, onEnd: { readiness.finish() }))
         do {
             try await withTimeout("baresip to be ready", .seconds(15)) {
-                for await _ in ready { return }
+                for await _ in ready {
+                    // A listener that failed (ctrl_tcp) does not stop baresip from saying it is ready.
+                    guard !output.text.contains(addressInUse) else {
+                        throw SoftphoneError(message: "baresip could not listen:\n\(output.text)", portTaken: true)
+                    }
+                    return
+                }
                 let ending = await process.completion(within: .seconds(5))
-                throw SoftphoneError(message: "baresip ended before it was ready (\(String(describing: ending))):\n\(output.text)")
+                throw SoftphoneError(message: "baresip ended before it was ready (\(String(describing: ending))):\n\(output.text)",
+                                     portTaken: ending == .exited(EADDRINUSE) || output.text.contains(addressInUse))
             }
         } catch {
             process.signal(SIGKILL)
@@ -175,10 +208,15 @@ public struct SoftphoneStreams: Sendable {
     public var isEmpty: Bool { playback.isEmpty && capture.isEmpty }
 }
 
+/// What baresip says when a port it listens on is taken.
+private let addressInUse = "Address already in use"
+
 /// The softphone did not do what it was told; the message has baresip's output.
 public struct SoftphoneError: Error, CustomStringConvertible {
     /// What happened.
     public var message: String
+    /// Whether baresip could not start because a port it was given had been taken.
+    public var portTaken = false
     /// The message.
     public var description: String { message }
 }
