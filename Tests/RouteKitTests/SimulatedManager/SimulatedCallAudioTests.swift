@@ -132,16 +132,35 @@ struct SimulatedCallAudioTests {
             events.contains { if case .devicesChanged(let devices) = $0 { devices.contains { $0.id == "sentinel" } } else { false } }
         }
         // No refresh: the manager must get there from the events alone. The sentinel came
-        // after every change, so the route it reports now (or after the switch under way is
-        // confirmed) is its answer to the storm.
-        try await log.wait("the route on \(expected) after the storm") { _ in
-            manager.state.route?.id == expected
-        }
+        // after every change, but the manager's route can still be its earlier one while a
+        // switch is under way (the headset's last removal, acted on before the lookups of the
+        // batch that brings it back): settled is its route and the server's default together.
+        let expectedSink = endsConnected ? "bluez_sink.00_1B_66_AA_BB_CC.a2dp_sink" : Self.laptopSink
+        try await Self.waitUntilSettled(on: expected, sink: expectedSink, manager: manager, server: server)
         #expect(manager.selectedAudioDevice?.id == expected)
-        #expect(try await server.serverInfo().defaultSinkName
-                == (endsConnected ? "bluez_sink.00_1B_66_AA_BB_CC.a2dp_sink" : Self.laptopSink))
+        #expect(try await server.serverInfo().defaultSinkName == expectedSink)
         let changes = await log.routeChanges.count
         #expect(changes <= deviceChanges + 1, "\(changes) route changes for \(deviceChanges) device changes")
         await manager.stop()
+    }
+
+    /// Waits until `manager`'s route is `device` and `server`'s default is `sink`, checking
+    /// again at every event of either.
+    static func waitUntilSettled(on device: AudioDevice.ID, sink: String, manager: AudioDeviceManager,
+                                 server: SimulatedServer) async throws {
+        let managerEvents = manager.events(), serverEvents = server.events()
+        @Sendable func settled() -> Bool {
+            manager.state.route?.id == device && (try? server.serverInfoAfresh().defaultSinkName) == sink
+        }
+        try await withTimeout("the route on \(device) with the server's default on \(sink)", .seconds(10)) {
+            let (wakes, wake) = AsyncStream.makeStream(of: Void.self)
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask { for await _ in managerEvents { wake.yield() } }
+                group.addTask { for await _ in serverEvents { wake.yield() } }
+                wake.yield()
+                for await _ in wakes where settled() { break }
+                group.cancelAll()
+            }
+        }
     }
 }
