@@ -52,7 +52,7 @@ enum Fixture {
                         players: [MediaPlayer] = [], now: ContinuousClock.Instant) -> MediaMachine {
         var machine = MediaMachine(settings: settings)
         _ = machine.devicesChanged(devices, now: now)
-        _ = machine.reset(sinks: sinks, streams: streams, defaultSink: defaultSink)
+        _ = machine.reset(sinks: sinks, streams: streams, defaultSink: defaultSink, now: now)
         _ = machine.playersReset(players, now: now)
         return machine
     }

@@ -111,4 +111,26 @@ struct MediaMachineCallStreamTests {
         #expect(playing.mutes == [20])
         #expect(machine.callAudioChanged(false, now: start.advanced(by: .seconds(1))).unmutes == [20])
     }
+
+    @Test("a media stream first read playing during the call by the reading after a reconnection is held; one held already, or silent, is not held again")
+    func streamReadOnReconnectionDuringCall() {
+        var machine = Fixture.machine(sinks: [Fixture.speaker], streams: [Fixture.stream(20, on: 2, pid: 7, role: "music", corked: true)],
+                                      defaultSink: "speaker", now: start)
+        #expect(machine.callAudioChanged(true, now: start).mutes.isEmpty, "silent when the call began")
+        // The connection comes back after the server restarted: the reading it makes shows the
+        // music playing (its player reconnected) and a second media stream, silent.
+        let later = start.advanced(by: .milliseconds(50))
+        let read = machine.reset(sinks: [Fixture.speaker], streams: [Fixture.stream(20, on: 2, pid: 7, role: "music"),
+                                                                     Fixture.stream(21, on: 2, pid: 8, role: "music", corked: true)],
+                                 defaultSink: "speaker", now: later)
+        #expect(read.mutes == [20])
+        #expect(read.events == [.held(reason: .call, players: [], streams: [20], unmatchedStreams: [])])
+        #expect(machine.holds[21] == nil, "silent: held once it plays")
+        // Read again (another reconnection): the held stream, muted now, is not held twice.
+        let again = machine.reset(sinks: [Fixture.speaker], streams: [Fixture.stream(20, on: 2, pid: 7, role: "music", muted: true),
+                                                                      Fixture.stream(21, on: 2, pid: 8, role: "music", corked: true)],
+                                  defaultSink: "speaker", now: later)
+        #expect(again.isEmpty)
+        #expect(machine.callAudioChanged(false, now: start.advanced(by: .seconds(1))).unmutes == [20])
+    }
 }

@@ -24,7 +24,7 @@ enum MediaInput: Sendable {
     func apply(to machine: inout MediaMachine, order: inout ReadingOrder, now: ContinuousClock.Instant) -> [MediaAction] {
         switch self {
         case .reset(let sinks, let streams, let defaultSink):
-            return machine.reset(sinks: sinks, streams: streams, defaultSink: defaultSink)
+            return machine.reset(sinks: sinks, streams: streams, defaultSink: defaultSink, now: now)
         case .sink(let sink, let place):
             return order.isCurrent(.sink(sink.index), place) ? machine.sinkSeen(sink, now: now) : []
         case .sinkRemoved(let index, let place):

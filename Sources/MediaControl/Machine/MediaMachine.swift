@@ -90,15 +90,34 @@ struct MediaMachine: Sendable {
 
     // MARK: The server
 
-    /// Everything the server has now, after a connection or reconnection: holds on streams of
-    /// a previous connection are dropped (their indexes mean nothing now).
-    mutating func reset(sinks: [SinkInfo], streams: [SinkInputInfo], defaultSink: String?) -> [MediaAction] {
+    /// Everything the server has now, after a connection or reconnection: holds on streams
+    /// that are gone are dropped. What the connection missed while it was away is caught up
+    /// with as far as a call's hold goes: during a call that holds media, a stream that
+    /// started, or started to play, meanwhile is held as if its events had come. Without it,
+    /// a player that reconnected to a restarted pipewire-pulse during a call could be read playing
+    /// here first, and its own `new` event then find it audible already: never held. A
+    /// stream linked to no sink keeps the sink and cork it had, as in ``streamSeen(_:now:)``.
+    mutating func reset(sinks: [SinkInfo], streams: [SinkInputInfo], defaultSink: String?,
+                        now: ContinuousClock.Instant) -> [MediaAction] {
+        let previous = self.streams
         self.sinks = Dictionary(sinks.map { ($0.index, SinkRecord($0)) }, uniquingKeysWith: { _, last in last })
-        self.streams = Dictionary(streams.map { ($0.index, StreamRecord($0)) }, uniquingKeysWith: { _, last in last })
+        self.streams = [:]
+        for stream in streams {
+            var record = StreamRecord(stream)
+            if !stream.isLinked, let before = previous[record.index] {
+                record.sink = before.sink
+                record.isCorked = before.isCorked
+            }
+            self.streams[record.index] = record
+        }
         self.defaultSink = defaultSink
         let stale = holds.keys.filter { self.streams[$0] == nil }
         for index in stale { holds.removeValue(forKey: index) }
-        return []
+        var actions: [MediaAction] = []
+        for record in self.streams.values.sorted(by: { $0.index < $1.index }) where !(previous[record.index]?.isAudible ?? false) {
+            actions += holdForCall(newStream: record, now: now) ?? []
+        }
+        return actions
     }
 
     /// A sink appeared or changed.
