@@ -530,7 +530,10 @@ struct EngineLoop: Sendable {
                 guard (output ? ledger.playback[event.index] : ledger.recording[event.index]) != nil else { continue }
                 let stillThere = output ? (try? await server.sinkInput(at: event.index)) != nil
                     : (try? await server.sourceOutput(at: event.index)) != nil
-                if !stillThere { record([.streamGone(index: event.index, output: output)]) }
+                if !stillThere {
+                    logger.debug("moved stream gone", metadata: ["index": "\(event.index)", "output": "\(output)"])
+                    record([.streamGone(index: event.index, output: output)])
+                }
                 continue
             }
             guard case .application(let selector) = performer.scope else { continue }

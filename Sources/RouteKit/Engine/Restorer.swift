@@ -176,12 +176,30 @@ struct Restorer: Sendable {
                          move: @escaping @Sendable (any AudioServer, UInt32, String) async throws -> Void) async {
         let names = Dictionary(devices.map { ($0.index, $0.name) }, uniquingKeysWith: { first, _ in first })
         let present = Set(names.values)
-        for stream in streams {
-            guard let entry = moved[stream.index], entry.name == stream.name, entry.client == stream.client,
-                  names[stream.device] == entry.movedTo, let original = entry.original ?? fallback,
-                  present.contains(original), original != entry.movedTo else { continue }
-            await attempt("move \(what) #\(stream.index) back to \(original)", &missed) { server in
-                try await move(server, stream.index, original)
+        let listed = Dictionary(streams.map { ($0.index, $0) }, uniquingKeysWith: { first, _ in first })
+        for (index, entry) in moved.sorted(by: { $0.key < $1.key }) {
+            // Why an entry is left as it is, for the debug log: the listed failures of
+            // application scope on PipeWire 1.4 left streams unrestored with no word.
+            let stream = listed[index]
+            let original = entry.original ?? fallback
+            let reason: String? = switch stream {
+            case nil: "gone"
+            case let stream? where stream.name != entry.name || stream.client != entry.client:
+                "another stream now (\(stream.name), client \(stream.client.map(String.init) ?? "none"))"
+            case let stream? where names[stream.device] != entry.movedTo:
+                "moved since (on \(names[stream.device] ?? "#\(stream.device)"))"
+            case _? where original == nil: "no origin and no default"
+            case _? where !present.contains(original ?? ""): "its origin \(original ?? "") gone"
+            case _? where original == entry.movedTo: "already where it was"
+            case _?: nil
+            }
+            guard let original, reason == nil else {
+                logger.debug("\(what) left as it is", metadata: ["index": "\(index)", "name": "\(entry.name)",
+                                                                "movedTo": "\(entry.movedTo)", "reason": "\(reason ?? "")"])
+                continue
+            }
+            await attempt("move \(what) #\(index) back to \(original)", &missed) { server in
+                try await move(server, index, original)
             }
         }
     }
