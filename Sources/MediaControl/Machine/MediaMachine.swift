@@ -94,9 +94,9 @@ struct MediaMachine: Sendable {
     /// that are gone are dropped. What the connection missed while it was away is caught up
     /// with as far as a call's hold goes: during a call that holds media, a stream that
     /// started, or started to play, meanwhile is held as if its events had come. Without it,
-    /// a player that reconnected to a restarted pipewire-pulse during a call could be read playing
-    /// here first, and its own `new` event then find it audible already: never held. A
-    /// stream linked to no sink keeps the sink and cork it had, as in ``streamSeen(_:now:)``.
+    /// a player that reconnected to a restarted pipewire-pulse during a call could be read
+    /// playing here first, and its own `new` event then find it audible already: never held.
+    /// A stream linked to no sink keeps the sink and cork it had, as in ``streamSeen(_:now:)``.
     mutating func reset(sinks: [SinkInfo], streams: [SinkInputInfo], defaultSink: String?,
                         now: ContinuousClock.Instant) -> [MediaAction] {
         let previous = self.streams

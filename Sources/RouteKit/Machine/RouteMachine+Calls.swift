@@ -176,9 +176,10 @@ extension RouteMachine {
     static let muteRetryDelay = Duration.seconds(1)
 
     /// A mute request (`muting`; else an unmute) was refused: the source is not taken as
-    /// muted; a refused mute is not asked again until the devices change, the mute is asked for again, or ``muteRetryDelay`` passes.
-    /// Asking at once would ask forever when the source has gone and the machine has not heard
-    /// yet (the engine performs what each answer asks before it reads the server's events).
+    /// muted, and a refused mute is not asked again until the devices change, the mute is
+    /// asked for again, or ``muteRetryDelay`` passes. Asking at once would ask forever when
+    /// the source has gone and the machine has not heard yet (the engine performs what each
+    /// answer asks before it reads the server's events).
     mutating func microphoneMuteFailed(_ source: String, muting: Bool, _ failure: SwitchFailure,
                                        now: ContinuousClock.Instant) -> [RouteAction] {
         mutedSources.remove(source)
