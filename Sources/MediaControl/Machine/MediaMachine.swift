@@ -96,20 +96,14 @@ struct MediaMachine: Sendable {
     /// started, or started to play, meanwhile is held as if its events had come. Without it,
     /// a player that reconnected to a restarted pipewire-pulse during a call could be read
     /// playing here first, and its own `new` event then find it audible already: never held.
-    /// A stream linked to no sink keeps the sink and cork it had, as in ``streamSeen(_:now:)``.
+    /// A stream linked to no sink keeps the sink and cork it had
+    /// (``StreamRecord/init(_:previous:)``).
     mutating func reset(sinks: [SinkInfo], streams: [SinkInputInfo], defaultSink: String?,
                         now: ContinuousClock.Instant) -> [MediaAction] {
         let previous = self.streams
         self.sinks = Dictionary(sinks.map { ($0.index, SinkRecord($0)) }, uniquingKeysWith: { _, last in last })
-        self.streams = [:]
-        for stream in streams {
-            var record = StreamRecord(stream)
-            if !stream.isLinked, let before = previous[record.index] {
-                record.sink = before.sink
-                record.isCorked = before.isCorked
-            }
-            self.streams[record.index] = record
-        }
+        self.streams = Dictionary(streams.map { ($0.index, StreamRecord($0, previous: previous[$0.index])) },
+                                  uniquingKeysWith: { _, last in last })
         self.defaultSink = defaultSink
         let stale = holds.keys.filter { self.streams[$0] == nil }
         for index in stale { holds.removeValue(forKey: index) }
@@ -214,17 +208,8 @@ struct MediaMachine: Sendable {
 
     /// A stream appeared or changed.
     mutating func streamSeen(_ stream: SinkInputInfo, now: ContinuousClock.Instant) -> [MediaAction] {
-        var seen = StreamRecord(stream)
-        let previous = streams[seen.index]
-        if !stream.isLinked, let previous {
-            // Linked to no sink, and corked by that alone: it says nothing of where the stream
-            // plays or whether its client paused it. Taken as it was, the stream would leave the
-            // sink it plays on in the machine's view, and that sink's going would expose nothing
-            // (seen on a connection just renewed, whose copy had not linked the stream yet).
-            // Where it lands next is read when it is linked again.
-            seen.sink = previous.sink
-            seen.isCorked = previous.isCorked
-        }
+        let previous = streams[stream.index]
+        var seen = StreamRecord(stream, previous: previous)
         if let unmuted = unmutedAt[seen.index] {
             if seen.isMuted, holds[seen.index] == nil, unmuted.advanced(by: Self.unmuteWindow) >= now {
                 // A reading older than RouteKit's unmute: the stream is not silent, and an

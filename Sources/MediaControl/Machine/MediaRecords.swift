@@ -47,6 +47,19 @@ struct StreamRecord: Hashable, Sendable {
         isMuted = stream.isMuted
     }
 
+    /// `stream` as read now, given the record it had: a stream linked to no sink is corked by
+    /// that alone, which says nothing of where it plays or whether its client paused it, so it
+    /// keeps the sink and cork it had (seen on a connection just renewed, whose copy had not
+    /// linked the stream yet: taken as read, the stream would leave the sink it plays on, and
+    /// that sink's going would expose nothing). Where it lands next is read when it is linked.
+    init(_ stream: SinkInputInfo, previous: StreamRecord?) {
+        self.init(stream)
+        if !stream.isLinked, let previous {
+            sink = previous.sink
+            isCorked = previous.isCorked
+        }
+    }
+
     init(index: UInt32, sink: UInt32, processID: UInt32? = nil, role: String? = nil, isCorked: Bool = false, isMuted: Bool = false) {
         self.index = index
         self.sink = sink
