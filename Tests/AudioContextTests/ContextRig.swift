@@ -49,14 +49,19 @@ struct ContextRig: Sendable {
         _ = try await server.pactl(arguments: arguments)
     }
 
-    /// Makes `sink` the default and waits until the observer sees it (renewing the observer's
-    /// connection, which may miss a default set by a new client: ``whileRenewing``).
+    /// Makes `sink` the default and waits until the observer and the client under test both
+    /// see it, renewing each connection meanwhile: a pipewire-pulse connection can miss a
+    /// default set by a new client for good (``whileRenewing``; Docs/Reliability.md). The
+    /// client's was left out once, and capture on it began waiting for a sink in a full 1.4.2
+    /// run. In RouteKit the engine's own check heals its connection; a bare client has none.
     func setDefault(_ sink: String) async throws {
         try await pactl("set-default-sink", sink)
-        let observer = observer
-        try await whileRenewing(observer) {
-            try await waitUntil("the default sink \(sink)", observer: observer) {
-                try await observer.serverInfo().defaultSinkName == sink
+        for connection in [observer, client] {
+            try await whileRenewing(connection) {
+                try await waitUntil("the default sink \(sink) on \(connection === client ? "the client" : "the observer")",
+                                    observer: connection) {
+                    try await connection.serverInfo().defaultSinkName == sink
+                }
             }
         }
     }

@@ -82,8 +82,9 @@ struct VolumeCaptureLiveTests {
                 let original = try #require(try await rig.level("ctx_main"))
                 try await capture.withCapture { events in
                     var events = events.makeAsyncIterator()
-                    guard case .capturing(_, let seen, let held) = await events.next() else {
-                        Issue.record("capture did not start")
+                    let first = await events.next()
+                    guard case .capturing(_, let seen, let held) = first else {
+                        Issue.record("capture did not start at \(percent) %: its first event was \(String(describing: first))")
                         return
                     }
                     #expect(seen == original)
