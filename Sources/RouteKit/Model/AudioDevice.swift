@@ -139,7 +139,7 @@ public struct AudioDevice: Hashable, Sendable, Identifiable, CustomStringConvert
 
     /// The values, behind one reference: a device is copied many times per decision (into
     /// lists, tiers, events), and a copy of a dozen strings is a dozen reference counts, where
-    /// a copy of this is one. Copy-on-write, as the standard library's collections.
+    /// a copy of this is one. A change replaces it (changes are rare next to copies).
     private var storage: Storage
 
     private struct Fields: Hashable, Sendable {
@@ -157,11 +157,10 @@ public struct AudioDevice: Hashable, Sendable, Identifiable, CustomStringConvert
         var callProfile: String?
     }
 
-    /// `@unchecked Sendable`: `fields` is changed only through `set(_:_:)`, which copies the
-    /// storage first unless this device holds the only reference to it, so no storage that two
-    /// values (or two threads) can see is ever changed.
-    private final class Storage: @unchecked Sendable {
-        var fields: Fields
+    /// Immutable, so reading a value needs no exclusivity check (a `var` in a class costs one
+    /// at every read, and a decision reads thousands); a change makes a new storage.
+    private final class Storage: Sendable {
+        let fields: Fields
         init(_ fields: Fields) { self.fields = fields }
     }
 
@@ -170,7 +169,8 @@ public struct AudioDevice: Hashable, Sendable, Identifiable, CustomStringConvert
     /// their storage, so comparing them takes one identity check.
     private mutating func set<Value: Equatable>(_ field: WritableKeyPath<Fields, Value>, _ newValue: Value) {
         guard storage.fields[keyPath: field] != newValue else { return }
-        if !isKnownUniquelyReferenced(&storage) { storage = Storage(storage.fields) }
-        storage.fields[keyPath: field] = newValue
+        var fields = storage.fields
+        fields[keyPath: field] = newValue
+        storage = Storage(fields)
     }
 }
