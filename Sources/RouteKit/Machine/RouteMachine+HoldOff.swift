@@ -3,8 +3,11 @@
 extension RouteMachine {
     /// Starts the hold-off of the devices that appeared or became usable, and forgets the
     /// devices that are no longer usable (one that flaps starts over each time it is back).
-    mutating func noteHoldOff(arrived: Set<AudioDevice.ID>, now: ContinuousClock.Instant) {
-        holdOff.arrived(arrived, at: now, holdOff: automatic.holdOff)
+    mutating func noteHoldOff(added: Set<AudioDevice.ID>, becameUsable: [AudioDevice.ID], now: ContinuousClock.Instant) {
+        // Without a hold-off nothing is held: nothing to note or forget.
+        guard automatic.holdOff > .zero || !holdOff.isEmpty else { return }
+        holdOff.arrived(added, at: now, holdOff: automatic.holdOff)
+        holdOff.arrived(becameUsable, at: now, holdOff: automatic.holdOff)
         guard !holdOff.isEmpty else { return }
         holdOff.keep(only: Set(devices.filter(RoutePolicy.isUsable).map(\.id)))
     }

@@ -35,7 +35,8 @@ extension RouteMachine {
                          added: Set<AudioDevice.ID>, removed: Set<AudioDevice.ID>,
                          now: ContinuousClock.Instant) -> [RouteAction] {
         guard isConnected else { return [] }
-        let before = Dictionary(self.devices.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let old = self.devices
+        let diff = DeviceListDiff(from: old, to: devices)
         let defaultsMoved = defaultSink != self.defaultSink
         let previousSink = self.defaultSink, previousSource = self.defaultSource
         // A default where there was none: the session manager choosing (WirePlumber back
@@ -43,28 +44,33 @@ extension RouteMachine {
         // is decided on again.
         let defaultAppeared = configuration.isSystemScope && previousSink == nil && defaultSink != nil
         let oldRoute = route
-        apply(devices: devices, defaultSink: defaultSink, defaultSource: defaultSource)
+        apply(devices: devices, defaultSink: defaultSink, defaultSource: defaultSource, diff: diff)
         for id in added.sorted(by: { $0.rawValue < $1.rawValue }) {
-            noteArrival(id)
             // Back again (a reconnect): whatever it failed before was the old one's failure.
             refused.removeValue(forKey: id)
             unconfirmed.removeValue(forKey: id)
+            // An id the list does not show (merged into another device) is no arrival.
+            if devices.contains(where: { $0.id == id }) { noteArrival(id) }
         }
         var actions: [RouteAction] = []
-        let visible = Set(usableDevices.map(\.id))
-        let visibleBefore = Set(before.values.filter { $0.availability != .unavailable }.map(\.id))
-        let detailsChanged = devices.contains { device in
-            before[device.id].map { !$0.differsOnlyInActivity(from: device) } ?? false
+        // What a person sees changed: a device shown or hidden (unavailable), or its details.
+        var shownChanged = diff.gone.contains { old[$0].availability != .unavailable }
+        var detailsChanged = false
+        // Devices that became usable count as arrivals too (a jack plugged in).
+        var becameUsable: [AudioDevice.ID] = []
+        for (index, device) in devices.enumerated() {
+            let before = diff.previous[index].map { old[$0] }
+            if (device.availability != .unavailable) != (before.map { $0.availability != .unavailable } ?? false) {
+                shownChanged = true
+            }
+            if let before, !before.differsOnlyInActivity(from: device) { detailsChanged = true }
+            if RoutePolicy.isUsable(device), !(before.map(RoutePolicy.isUsable) ?? false) { becameUsable.append(device.id) }
         }
-        if visible != visibleBefore || detailsChanged {
+        if shownChanged || detailsChanged {
             actions.append(.emit(.devicesChanged(usableDevices)))
         }
-        // Devices that became usable count as arrivals too (a jack plugged in).
-        let becameUsable = devices.filter { device in
-            RoutePolicy.isUsable(device) && !(before[device.id].map(RoutePolicy.isUsable) ?? false)
-        }.map(\.id)
         newcomers.formUnion(becameUsable)
-        noteHoldOff(arrived: added.union(becameUsable), now: now)
+        noteHoldOff(added: added, becameUsable: becameUsable, now: now)
         if !added.isEmpty || !removed.isEmpty || !becameUsable.isEmpty { isYielding = false }
         // What the server refused may be otherwise now (a source that went is no longer wanted).
         retryRefusedMutes()
@@ -383,16 +389,32 @@ extension RouteMachine {
         return [.emit(.connectionChanged(state))]
     }
 
-    private mutating func apply(devices: [AudioDevice], defaultSink: String?, defaultSource: String?) {
+    /// Takes the server's devices and defaults. `diff`, from the devices before to these,
+    /// spares the arrivals a lookup of every id: those the machine had keep their place.
+    /// (``arrivals`` holds exactly the ids of ``devices`` between inputs.)
+    private mutating func apply(devices: [AudioDevice], defaultSink: String?, defaultSource: String?,
+                                diff: DeviceListDiff? = nil) {
+        let old = self.devices
         self.devices = devices
         self.defaultSink = defaultSink
         self.defaultSource = defaultSource
-        let present = Set(devices.map(\.id))
-        for device in devices where arrivals[device.id] == nil { noteArrival(device.id) }
-        for id in arrivals.keys where !present.contains(id) { arrivals.removeValue(forKey: id) }
+        if let diff {
+            for (index, device) in devices.enumerated() where diff.previous[index] == nil && arrivals[device.id] == nil {
+                noteArrival(device.id)
+            }
+            for index in diff.gone { arrivals.removeValue(forKey: old[index].id) }
+        } else {
+            let present = Set(devices.map(\.id))
+            for device in devices where arrivals[device.id] == nil { noteArrival(device.id) }
+            for id in arrivals.keys where !present.contains(id) { arrivals.removeValue(forKey: id) }
+        }
         // A device that changed since it failed may work now.
-        refused = refused.filter { id, failed in device(id).map { $0.differsOnlyInActivity(from: failed) } ?? false }
-        unconfirmed = unconfirmed.filter { id, failed in device(id).map { $0.differsOnlyInActivity(from: failed) } ?? false }
+        if !refused.isEmpty {
+            refused = refused.filter { id, failed in device(id).map { $0.differsOnlyInActivity(from: failed) } ?? false }
+        }
+        if !unconfirmed.isEmpty {
+            unconfirmed = unconfirmed.filter { id, failed in device(id).map { $0.differsOnlyInActivity(from: failed) } ?? false }
+        }
         // The selection holds while its device is present and not unavailable (a card between
         // two profiles, without a sink for a moment, is still there).
         if let selection, (device(selection)?.availability ?? .unavailable) == .unavailable { self.selection = nil }

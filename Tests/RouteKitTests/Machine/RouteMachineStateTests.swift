@@ -51,6 +51,30 @@ struct RouteMachineStateTests {
         #expect(unavailable.events.contains(.devicesChanged(rig.devices.filter { $0.id != headset.id })))
     }
 
+    @Test("a device whose details change (its name, its port) is announced; one only marked active is not")
+    func devicesChangedComesWithChangedDetails() {
+        var rig = MachineRig([speaker, hdmi], defaultSink: speaker.sinkName)
+        _ = rig.start()
+        let renamed = rig.change(rig.device(hdmi.id)!.altered { $0.description = "Living room TV" })
+        #expect(renamed.events.contains(.devicesChanged(rig.devices)))
+        let activeOnly = rig.serverSetsDefaults(sink: hdmi.sinkName)
+        #expect(activeOnly.events.allSatisfy { if case .devicesChanged = $0 { false } else { true } })
+    }
+
+    @Test("what the machine keeps per device is only for the devices there: 500 plugs and unplugs leave nothing behind")
+    func nothingKeptForDevicesThatWent() {
+        var rig = MachineRig([speaker], defaultSink: speaker.sinkName, preferences: PreferenceList([.kind(.bluetooth)]))
+        _ = rig.settle(rig.start())
+        for round in 0..<500 {
+            let visitor = MachineDevices.bluetoothHeadset("00_00_00_00_\(round / 100)_\(round % 100)")
+            _ = rig.settle(rig.plug(visitor))
+            #expect(rig.machine.route?.id == visitor.id)
+            _ = rig.settle(rig.unplug(visitor.id, defaultSink: speaker.sinkName))
+        }
+        #expect(rig.machine.route?.id == speaker.id)
+        #expect(Set(rig.machine.arrivals.keys) == [speaker.id])
+    }
+
     @Test func aMicrophoneThatComesToTheRoutesDeviceIsAnnounced() throws {
         let bare = MachineDevices.wiredHeadset(microphone: false)
         let withMicrophone = MachineDevices.wiredHeadset(microphone: true)
