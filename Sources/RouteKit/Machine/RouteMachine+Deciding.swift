@@ -139,8 +139,10 @@ extension RouteMachine {
         var strays: [RouteAction] = []
         if let sink = confirmed.output?.deviceName {
             func unique(_ names: [String?], except target: String?) -> [String] {
-                var seen = Set<String>()
-                return names.compactMap { $0 }.filter { $0 != target && seen.insert($0).inserted }
+                // At most six names (the default, the route, four recent ones): compared, not hashed.
+                var kept: [String] = []
+                for case let name? in names where name != target && !kept.contains(name) { kept.append(name) }
+                return kept
             }
             let source = confirmed.input?.deviceName
             let fromSinks = unique([done.previousSink, route?.output?.deviceName] + recentSinks.reversed(), except: sink)

@@ -34,19 +34,32 @@ public enum RoutePolicy {
                              automatic: AutomaticChoice = AutomaticChoice()) -> [[AudioDevice]] {
         let usable = devices.filter(isUsable)
         var tiers: [[AudioDevice]] = []
-        var taken = Set<AudioDevice.ID>()
-        func add(_ matching: [AudioDevice]) {
-            let fresh = matching.filter { taken.insert($0.id).inserted }
-            if !fresh.isEmpty { tiers.append(fresh) }
+        // What earlier tiers took, without hashing ids: a kind entry takes every device of its
+        // kind it admits; the selection and device entries one device each (a few ids).
+        var takenIDs: [AudioDevice.ID] = []
+        var takenKinds: [AudioDeviceKind] = []
+        func admitsByKind(_ device: AudioDevice) -> Bool {
+            device.kind.isSelectableByKind && automatic.mayChooseByKind(device)
         }
-        if let selection { add(usable.filter { $0.id == selection }) }
+        func isTaken(_ device: AudioDevice) -> Bool {
+            takenIDs.contains(device.id) || (takenKinds.contains(device.kind) && admitsByKind(device))
+        }
+        if let selection, let chosen = usable.first(where: { $0.id == selection }) {
+            tiers.append([chosen])
+            takenIDs.append(chosen.id)
+        }
         for preference in preferences {
-            let admitted = usable.filter { device in
-                guard preference.matches(device) else { return false }
-                if case .kind = preference { return automatic.mayChooseByKind(device) }
-                return true
+            switch preference {
+            case .kind(let kind):
+                guard !takenKinds.contains(kind) else { continue }
+                let admitted = usable.filter { $0.kind == kind && admitsByKind($0) && !takenIDs.contains($0.id) }
+                takenKinds.append(kind)
+                if !admitted.isEmpty { tiers.append(ordered(admitted, arrivals: arrivals)) }
+            case .device(let id):
+                guard let device = usable.first(where: { $0.id == id }), !isTaken(device) else { continue }
+                tiers.append([device])
+                takenIDs.append(device.id)
             }
-            add(admitted.sorted { precedes($0, $1, arrivals: arrivals) })
         }
         return tiers
     }
@@ -59,11 +72,17 @@ public enum RoutePolicy {
         return output.deviceName != nil || device.requiredProfile != nil
     }
 
-    private static func precedes(_ a: AudioDevice, _ b: AudioDevice, arrivals: [AudioDevice.ID: Int]) -> Bool {
-        let aAvailable = a.availability == .available, bAvailable = b.availability == .available
-        if aAvailable != bAvailable { return aAvailable }
-        let aArrival = arrivals[a.id] ?? Int.min, bArrival = arrivals[b.id] ?? Int.min
-        if aArrival != bArrival { return aArrival > bArrival }
-        return a.id.rawValue < b.id.rawValue
+    /// Available before unknown availability, then the newest arrival first, then by id.
+    private static func ordered(_ devices: [AudioDevice], arrivals: [AudioDevice.ID: Int]) -> [AudioDevice] {
+        guard devices.count > 1 else { return devices }
+        // Each device's arrival looked up once, not at every comparison.
+        return devices.map { (device: $0, arrival: arrivals[$0.id] ?? Int.min) }
+            .sorted { a, b in
+                let aAvailable = a.device.availability == .available, bAvailable = b.device.availability == .available
+                if aAvailable != bAvailable { return aAvailable }
+                if a.arrival != b.arrival { return a.arrival > b.arrival }
+                return a.device.id.rawValue < b.device.id.rawValue
+            }
+            .map(\.device)
     }
 }

@@ -55,6 +55,22 @@ struct RoutePolicyTests {
         #expect(RoutePolicy.candidates(among: [gone], preferences: [], selection: "bt-gone").isEmpty)
     }
 
+    @Test("each device in the first tier that admits it only: the selection, a kind, a device entry, a kind twice")
+    func firstTierOnly() {
+        func tiers(_ preferences: [AudioPreference], selection: AudioDevice.ID? = nil,
+                   automatic: AutomaticChoice = AutomaticChoice()) -> [[String]] {
+            RoutePolicy.tiers(among: [speaker, headsetA, headsetB], preferences: preferences, selection: selection,
+                              arrivals: ["bt-a": 1, "bt-b": 2], automatic: automatic).map { $0.map(\.id.rawValue) }
+        }
+        #expect(tiers([.kind(.bluetooth)], selection: "bt-a") == [["bt-a"], ["bt-b"]])
+        #expect(tiers([.kind(.bluetooth), .device("bt-a"), .kind(.speakerphone)]) == [["bt-b", "bt-a"], ["speaker"]])
+        #expect(tiers([.device("bt-a"), .kind(.bluetooth), .kind(.bluetooth)]) == [["bt-a"], ["bt-b"]])
+        // A device its kind entry may not choose is still there for an entry that names it.
+        let neverA = AutomaticChoice(never: ["bt-a"])
+        #expect(tiers([.kind(.bluetooth), .device("bt-a")], automatic: neverA) == [["bt-b"], ["bt-a"]])
+        #expect(tiers([.kind(.speakerphone), .device("speaker")], selection: "speaker") == [["speaker"]])
+    }
+
     @Test("preference text: kinds by name, anything else a device; external and virtual refused")
     func parsing() {
         #expect(AudioPreference("bluetooth") == .kind(.bluetooth))
