@@ -16,7 +16,8 @@ import PulseAudio
 /// nor are devices without an output.
 public enum RoutePolicy {
     /// The devices to try, best first. `arrivals` numbers devices in the order they appeared
-    /// (higher is newer); devices it lacks count as oldest.
+    /// (higher is newer); devices it lacks count as oldest. `devices` names each device once,
+    /// as ``DeviceModel`` and ``DeviceList`` give them.
     public static func candidates(among devices: [AudioDevice], preferences: [AudioPreference],
                                   selection: AudioDevice.ID?, arrivals: [AudioDevice.ID: Int] = [:],
                                   automatic: AutomaticChoice = AutomaticChoice()) -> [AudioDevice] {
