@@ -38,13 +38,13 @@ struct SilentModeLiveTests {
         #expect(await changes.next() == .silent(sink: "ctx_a", reasons: .zeroVolume))
 
         // The default moves: the state follows it; the old sink no longer counts.
-        try await rig.pactl("set-default-sink", "ctx_b")
+        try await rig.setDefault("ctx_b")
         #expect(await changes.next() == .audible(sink: "ctx_b"))
         try await rig.pactl("set-sink-volume", "ctx_a", "30%")
         try await rig.pactl("set-sink-mute", "ctx_a", "1")
         try await rig.pactl("set-sink-mute", "ctx_b", "1")
         #expect(await changes.next() == .silent(sink: "ctx_b", reasons: .muted))
-        try await rig.pactl("set-default-sink", "ctx_a")
+        try await rig.setDefault("ctx_a")
         #expect(await changes.next() == .silent(sink: "ctx_a", reasons: .muted))
         try await rig.pactl("set-sink-mute", "ctx_a", "0")
         #expect(await changes.next() == .audible(sink: "ctx_a"))

@@ -58,7 +58,7 @@ struct VolumeCaptureLiveTests {
                 try await rig.waitForLevel("ctx_main", "the held level again") { $0 == original }
 
                 // The default moves: ctx_main gets its level back, ctx_other is held.
-                try await rig.pactl("set-default-sink", "ctx_other")
+                try await rig.setDefault("ctx_other")
                 #expect(await events.next() == .released(sink: "ctx_main", restored: original))
                 #expect(await events.next() == .capturing(sink: "ctx_other", original: otherOriginal, held: otherOriginal))
                 try await rig.waitForLevel("ctx_main", "the user's level back") { $0 == original }
