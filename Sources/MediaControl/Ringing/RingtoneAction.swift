@@ -16,7 +16,7 @@ public enum RingtoneEvent: Hashable, Sendable, CustomStringConvertible {
     case moved(stream: UInt32, name: String, placement: RingingPlacement)
     /// A ring stream went back to the sink it played on before the ringing.
     case putBack(stream: UInt32, name: String, sink: String)
-    /// A ring stream someone else moved during the ringing: left where it is.
+    /// A ring stream someone else moved to a third sink during the ringing: left where it is.
     case leftAlone(stream: UInt32, name: String)
     /// Silent mode is on: ring streams stay where they play.
     case keptForSilentMode(stream: UInt32, name: String)

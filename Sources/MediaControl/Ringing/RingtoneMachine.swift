@@ -8,8 +8,8 @@ import RouteKit
 /// to the loudspeaker, or to a sink combining the loudspeaker and the headset, while a call
 /// rings with no call active or held (a second call ringing mid-call rings where the call
 /// is). They go back to the sink they left as soon as that stops being so (answered, ended,
-/// silent mode turned on, the headset gone), unless someone moved them meanwhile. Silent
-/// mode on: nothing goes to the loudspeaker.
+/// silent mode turned on, the headset gone), unless someone moved them to a third sink
+/// meanwhile. Silent mode on: nothing goes to the loudspeaker.
 public struct RingtoneMachine: Sendable {
     /// The name of the sink loaded for ``RingingPlacement/both``.
     public static let combinedSinkName = "routekit_ringing"
@@ -200,7 +200,15 @@ public struct RingtoneMachine: Sendable {
             moved[index] = record
             return []
         }
-        if now == record.original && !record.arrived { return [] }
+        if now == record.original {
+            // Not yet there, or back on its old sink for a while: pipewire-pulse shows a moved
+            // stream on its new sink for one second, then on its old one until the session
+            // manager relinks it (Docs/Reliability.md). Either way it is still ours: when the
+            // ringing ends it is moved to its old sink, where it is or is headed.
+            record.arrived = false
+            moved[index] = record
+            return []
+        }
         moved[index] = nil
         declined.insert(index)
         return [.emit(.leftAlone(stream: index, name: record.name))]

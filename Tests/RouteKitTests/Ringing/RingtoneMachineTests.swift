@@ -64,6 +64,28 @@ struct RingtoneMachineTests {
                                              .emit(.putBack(stream: 20, name: "ringer", sink: "bt_headset"))])
     }
 
+    /// pipewire-pulse shows a moved stream on its new sink for one second, then on its old
+    /// one until the session manager relinks it: under load, the ringtone reads as on the
+    /// speaker, then on the headset again, while the move is still under way.
+    @Test("a ring stream seen back on its old sink after its move is still put back, and moved once")
+    func backOnItsOldSinkIsStillPutBack() {
+        var machine = Self.machine()
+        _ = machine.callsChanged([Self.ringing])
+        #expect(machine.streamSeen(index: 12, sink: 2, properties: Self.ringtone) == [], "arrived")
+        #expect(machine.streamSeen(index: 12, sink: 1, properties: Self.ringtone) == [], "not someone else's move, nor moved again")
+        #expect(machine.streamSeen(index: 12, sink: 2, properties: Self.ringtone) == [], "relinked")
+        #expect(machine.settingsChanged(RingingSettings(placement: .headset))
+                == [.move(stream: 12, toSink: "bt_headset"), .emit(.putBack(stream: 12, name: "ringer", sink: "bt_headset"))])
+
+        var answeredEarly = Self.machine()
+        _ = answeredEarly.callsChanged([Self.ringing])
+        _ = answeredEarly.streamSeen(index: 12, sink: 2, properties: Self.ringtone)
+        _ = answeredEarly.streamSeen(index: 12, sink: 1, properties: Self.ringtone)
+        #expect(answeredEarly.callsChanged([]) == [.move(stream: 12, toSink: "bt_headset"),
+                                                   .emit(.putBack(stream: 12, name: "ringer", sink: "bt_headset"))],
+                "shown on its old sink, on its way to the speaker: sent back all the same")
+    }
+
     @Test("silent mode: nothing goes to the speaker; turning it on mid-ringing puts back, off moves again")
     func silentMode() {
         var machine = Self.machine()
