@@ -142,8 +142,8 @@ struct Restorer: Sendable {
 
     // MARK: Streams, ports, profiles
 
-    /// The streams the engine moved (and so pinned), back where they were, where nobody
-    /// moved them since. Moving one back to what is the default again unpins it.
+    /// The streams the engine moved (and so pinned), back where they were, unless someone
+    /// moved them elsewhere since. Moving one back to what is the default again unpins it.
     private func restoreStreams(_ ledger: RestorationLedger, _ missed: inout [String]) async {
         guard !ledger.playback.isEmpty || !ledger.recording.isEmpty else { return }
         // A stream moved before the server had placed it (a new stream on PipeWire) goes to
@@ -168,7 +168,8 @@ struct Restorer: Sendable {
         }
     }
 
-    /// Moves each stream of `moved` that is still where the engine put it back to where it was.
+    /// Moves each stream of `moved` that is still where the engine put it, or shown where it
+    /// was, back to where it was.
     private func restore(_ moved: [UInt32: RestorationLedger.MovedStream], _ what: String, unplacedGoTo fallback: String?,
                          devices: [(index: UInt32, name: String)],
                          streams: [(index: UInt32, name: String, client: UInt32?, device: UInt32)],
@@ -180,19 +181,9 @@ struct Restorer: Sendable {
         for (index, entry) in moved.sorted(by: { $0.key < $1.key }) {
             // Why an entry is left as it is, for the debug log: the listed failures of
             // application scope on PipeWire 1.4 left streams unrestored with no word.
-            let stream = listed[index]
             let original = entry.original ?? fallback
-            let reason: String? = switch stream {
-            case nil: "gone"
-            case let stream? where stream.name != entry.name || stream.client != entry.client:
-                "another stream now (\(stream.name), client \(stream.client.map(String.init) ?? "none"))"
-            case let stream? where names[stream.device] != entry.movedTo:
-                "moved since (on \(names[stream.device] ?? "#\(stream.device)"))"
-            case _? where original == nil: "no origin and no default"
-            case _? where !present.contains(original ?? ""): "its origin \(original ?? "") gone"
-            case _? where original == entry.movedTo: "already where it was"
-            case _?: nil
-            }
+            let shown = listed[index].map { ($0.name, $0.client, names[$0.device]) }
+            let reason = entry.reasonToLeave(shown: shown, original: original, present: present)
             guard let original, reason == nil else {
                 logger.debug("\(what) left as it is", metadata: ["index": "\(index)", "name": "\(entry.name)",
                                                                 "movedTo": "\(entry.movedTo)", "reason": "\(reason ?? "")"])

@@ -12,6 +12,27 @@ struct RestorationLedger: Sendable {
         var original: String?
         /// Where the manager last put it.
         var movedTo: String
+
+        /// Why the stream is to be left as it is at stop (nil: move it back to `original`),
+        /// given what the server shows under its index now (`shown`: its name, client and the
+        /// device it plays on, nil when gone) and the devices present.
+        ///
+        /// Shown where it was is no one else's move: pipewire-pulse shows a moved stream on
+        /// its new device, to the client that moved it, for one second, then on its old one
+        /// until the session manager relinks it, which it still will (Docs/Reliability.md).
+        /// Such a stream is moved back all the same; on PulseAudio that move changes nothing.
+        func reasonToLeave(shown: (name: String, client: UInt32?, device: String?)?, original: String?,
+                           present: Set<String>) -> String? {
+            guard let shown else { return "gone" }
+            if shown.name != name || shown.client != client {
+                return "another stream now (\(shown.name), client \(shown.client.map(String.init) ?? "none"))"
+            }
+            if shown.device != movedTo && shown.device != original { return "moved since (on \(shown.device ?? "no device"))" }
+            guard let original else { return "no origin and no default" }
+            if !present.contains(original) { return "its origin \(original) gone" }
+            if original == movedTo { return "already where it was" }
+            return nil
+        }
     }
 
     /// A port or profile the manager switched: the value found, and the value it set.

@@ -105,6 +105,51 @@ struct ManagerScopeTests {
         }
     }
 
+    /// pipewire-pulse shows a moved stream on its new sink, to the client that moved it, for
+    /// one second, then on its old one until the session manager relinks it. Here WirePlumber
+    /// is stopped through that second and stop() comes after it: the stream must end where it
+    /// was. (The manager itself moves a phone stream it sees off the route again, so stop()
+    /// seldom reads it on its old sink here; `MovedStreamRestoreTests` pins the rule for when it does.)
+    @Test("on PipeWire, a phone stream the manager moved, shown back where it was before WirePlumber relinked it, is put back by stop()",
+          .timeLimit(.minutes(1)))
+    func shownWhereItWasIsPutBack() async throws {
+        try await LiveManagerRig.run(.pipewire, scope: .application(.role("phone")),
+                                     preferences: [.kind(.speakerphone)]) { rig in
+            try await rig.plug(Self.speaker)
+            try await rig.plug(Self.headset)
+            try await rig.observer.setDefaultSink(Self.speaker.name)
+            let phone = try await rig.play(on: Self.speaker, role: "phone")
+            defer { phone.stop() }
+            try await withTimeout("manager start") { try await rig.manager.start() }
+            #expect(try await rig.recorder.waitForRoute(to: Self.speaker.id, after: 0).reason == .started)
+
+            try rig.server.freezeSessionManager()
+            var frozen = true
+            defer { if frozen { try? rig.server.thawSessionManager() } }
+            let mark = await rig.recorder.count
+            await rig.manager.setAudioDevice(.device(Self.headset.id))
+            _ = try await rig.recorder.waitForRoute(to: Self.headset.id, after: mark)
+            // As the manager's connection shows it (pipewire-pulse keeps a view per client, and
+            // shows a move on its target to the client that asked for it alone).
+            let manager = rig.managerClient
+            try await waitUntil("the phone stream shown on the headset it was moved to", observer: manager) {
+                try await rig.sinkName(of: phone, on: manager) == Self.headset.name
+            }
+            try await waitUntil("the phone stream shown on the speaker again, WirePlumber not having relinked it", observer: manager) {
+                try await rig.sinkName(of: phone, on: manager) == Self.speaker.name
+            }
+            await rig.manager.stop()
+            try rig.server.thawSessionManager()
+            frozen = false
+
+            // A stream started now is placed once WirePlumber has worked through what came
+            // before it, the moves of the phone stream included.
+            let later = try await rig.play(on: Self.speaker)
+            later.stop()
+            #expect(try await rig.sinkName(of: phone) == Self.speaker.name, "put back, not left headed for the headset")
+        }
+    }
+
     /// Waits until the manager's route is `device` and every phone stream plays or records
     /// there, then checks that the defaults and the other streams stayed on the speaker.
     private func expectApplicationRoute(_ rig: LiveManagerRig, on device: ConventionDevice,
