@@ -2,8 +2,8 @@ import ArgumentParser
 import Logging
 import RouteKitDaemon
 
-/// `--log-level`: how much of RouteKit's own log `routectl daemon` writes on standard error,
-/// beside its event lines.
+/// `--log-level`: how much of RouteKit's own log `routectl daemon` (or `routectl volume-keys`)
+/// writes on standard error, beside its own lines.
 enum LogLevelOption: String, CaseIterable, ExpressibleByArgument {
     case trace, debug, info, notice, warning, error, critical
 
@@ -21,7 +21,7 @@ enum LogLevelOption: String, CaseIterable, ExpressibleByArgument {
     }
 
     /// A logger from this level up whose entries, control characters escaped, go to
-    /// `writer` as lines: `routectl daemon`'s, which never waits for standard error.
+    /// `writer` as lines: one that never waits for standard error.
     func logger(label: String, writingTo writer: LineWriter) -> Logger {
         var logger = Logger(label: label) { EscapingLogHandler(inner: LineLogHandler(writer: writer, label: $0)) }
         logger.logLevel = level

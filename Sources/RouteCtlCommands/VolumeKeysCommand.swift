@@ -39,6 +39,12 @@ struct VolumeKeysCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Print one JSON object per line per press: {\"button\": \"up\"}.")
     var json = false
 
+    /// How much of RouteKit's own log goes to standard error (capture on the server only).
+    @Option(name: .customLong("log-level"), help: ArgumentHelp(
+        "How much of RouteKit's own log to write on standard error when routectl captures on the server itself.",
+        valueName: "level"))
+    var logLevel: LogLevelOption = .critical
+
     @Option(name: .customLong("exec"), help: ArgumentHelp("Run COMMAND with /bin/sh for each press, ROUTEKIT_BUTTON set.",
                                                           valueName: "command"))
     var command: String?
@@ -134,11 +140,13 @@ struct VolumeKeysCommand: AsyncParsableCommand {
     }
 
     private func captureOnServer(until stopped: @Sendable () async -> Void, presses: AsyncStream<String>.Continuation) async throws {
-        var quiet = Logger(label: "routectl.volume-keys")
-        quiet.logLevel = .critical
-        let client = try await server.connectLongLived(applicationName: "routectl volume-keys", subscription: .devices, logger: quiet)
+        // The log (quiet unless --log-level) goes through a writer of its own, never waited for.
+        let output = LineWriter.standardError
+        defer { output.flush(timeout: .milliseconds(500)) }
+        let logger = logLevel.logger(label: "routectl.volume-keys", writingTo: output)
+        let client = try await server.connectLongLived(applicationName: "routectl volume-keys", subscription: .devices, logger: logger)
         defer { client.shutdown() }
-        let capture = VolumeButtonCapture(server: client, logger: quiet)
+        let capture = VolumeButtonCapture(server: client, logger: logger)
         let (commands, command) = AsyncStream.makeStream(of: VolumeCaptureCommand.self)
         command.yield(.start)
         await withTaskGroup(of: Void.self) { group in

@@ -34,10 +34,11 @@ struct VolumeKeysHangupTests {
     }
 
     /// `routectl volume-keys --server SERVER` started in a terminal as `job`, once it has
-    /// written `capturing` on standard error.
+    /// written `capturing` on standard error. Its log is on (`--log-level trace`), so that a
+    /// failure's text says what capture last did (a 1.4.2 run once saw it never exit).
     static func startCapture(_ routectl: String, on server: SandboxServer, environment: [String: String],
                              job: TerminalRun.Job, capturing: String) async throws -> TerminalRun {
-        let terminal = try await TerminalRun(routectl, ["volume-keys", "--server", server.socketPath], environment: environment, job: job)
+        let terminal = try await TerminalRun(routectl, ["volume-keys", "--server", server.socketPath, "--log-level", "trace"], environment: environment, job: job)
         _ = try await terminal.relay.standardError.next("capture") { $0 == capturing }
         return terminal
     }

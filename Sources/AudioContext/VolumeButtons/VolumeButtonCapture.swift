@@ -51,6 +51,7 @@ public struct VolumeButtonCapture: Sendable {
         }
         // A cancelled task's requests are not sent: put back from a task of its own, within
         // the restore timeout (a frozen server answers nothing).
+        logger.debug("volume capture: stopping; putting the level back")
         let capture = self
         let finalMachine = machine
         let deadline = ContinuousClock.now + configuration.restoreTimeout
@@ -110,6 +111,7 @@ public struct VolumeButtonCapture: Sendable {
 
         mutating func run(_ inputs: AsyncStream<Input>, machine: inout VolumeCaptureMachine) async {
             for await input in inputs {
+                capture.logger.trace("volume capture input", metadata: ["input": "\(input)"])
                 switch input {
                 case .end:
                     return
