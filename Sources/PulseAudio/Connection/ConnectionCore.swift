@@ -46,6 +46,10 @@ final class ConnectionCore: @unchecked Sendable {
     /// (``closeWhenSettled(_:)``), and a shutdown waiting for them.
     var settling: [OpaquePointer] = []
     var settledWaiter: CheckedContinuation<Void, Never>?
+    /// A ``FallbackConnection``'s order, disarmed at every change of context, and how many
+    /// it has sent (``ConnectionCore+StandingFallback``).
+    var standingFallback: StandingFallback?
+    var standingFallbacksSent = 0
 
     init(server: String?, applicationName: String, properties: [String: String],
          reconnectPolicy: ReconnectPolicy, subscription: SubscriptionMask, logger: Logger) {
@@ -177,6 +181,8 @@ final class ConnectionCore: @unchecked Sendable {
             return
         }
         guard changed == context else { return }
+        // A new connection may be to a restarted server, which numbers its sinks anew.
+        standingFallback = nil
         switch newState {
         case PA_CONTEXT_READY:
             contextReached = true

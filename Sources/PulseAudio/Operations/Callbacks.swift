@@ -99,7 +99,9 @@ func contextStateCallback(_ context: OpaquePointer?, _ u: UnsafeMutableRawPointe
 func subscriptionCallback(_ context: OpaquePointer?, _ type: pa_subscription_event_type_t, _ index: UInt32, _ u: UnsafeMutableRawPointer?) {
     guard let u else { return }
     let core = Unmanaged<ConnectionCore>.fromOpaque(u).takeUnretainedValue()
-    core.broadcaster.yield(.subscription(SubscriptionEvent(type: type, index: index)))
+    let event = SubscriptionEvent(type: type, index: index)
+    if core.standingFallback != nil, let context { core.fireStandingFallback(for: event, on: context) }
+    core.broadcaster.yield(.subscription(event))
 }
 
 func successorSubscribedCallback(_ context: OpaquePointer?, _ success: Int32, _ u: UnsafeMutableRawPointer?) {

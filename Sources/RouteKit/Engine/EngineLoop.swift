@@ -17,6 +17,8 @@ struct EngineLoop: Sendable {
     let timings: TimingRecorder
     let logger: Logger
     var tracker: DeviceTracker
+    /// Where the standing fallback is armed after every turn (PulseAudio, system scope).
+    let fallback: (any FallbackArming)?
 
     /// When to try reading the whole server again, after a read that failed.
     private var resyncDue: ContinuousClock.Instant?
@@ -46,8 +48,10 @@ struct EngineLoop: Sendable {
     private var defaultsChangedDuringReading = false
 
     init(core: ManagerCore, queue: InputQueue<EngineInput>, server: any AudioServer, timings: TimingRecorder,
-         performer: RouteActionPerformer, logger: Logger, tracker: DeviceTracker, serverIsPipeWire: Bool) {
+         performer: RouteActionPerformer, logger: Logger, tracker: DeviceTracker, serverIsPipeWire: Bool,
+         fallback: (any FallbackArming)? = nil) {
         self.core = core
+        self.fallback = fallback
         // A missed default matters where the engine routes by the defaults.
         if case .system = performer.scope { checksMissedDefaults = serverIsPipeWire } else { checksMissedDefaults = false }
         self.timings = timings
@@ -200,6 +204,7 @@ struct EngineLoop: Sendable {
         }
         actions += core.machine { $0.deadlinePassed(now: ContinuousClock.now) }
         await perform(actions)
+        armStandingFallback()
         // After the switch: followers of the mirror compute from it, never ahead of routing.
         // Only a batch that read the server or changed the connection can have changed it.
         if mirrorMayHaveChanged {
@@ -212,6 +217,24 @@ struct EngineLoop: Sendable {
             tickets.removeAll()
         }
         return true
+    }
+
+    /// Arms the standing fallback with what the machine would take if the route's sink went
+    /// now (``RouteMachine/standingFallback(now:)``), or disarms it; after every turn, once the
+    /// turn's requests are out. A fallback whose port is not the one its sink has active is
+    /// not armed: the machine would set the port first.
+    private func armStandingFallback() {
+        guard let fallback else { return }
+        guard isConnected, let plan = core.withShared({ $0.machine.standingFallback(now: .now) }) else {
+            return fallback.arm(nil)
+        }
+        var routeIndex: UInt32?
+        var portInPlace = plan.target.output?.port == nil
+        for (index, sink) in tracker.state.sinks {
+            if sink.name == plan.routeSink { routeIndex = index }
+            if sink.name == plan.targetSink, let port = plan.target.output?.port { portInPlace = sink.activePortName == port }
+        }
+        fallback.arm(routeIndex.flatMap { portInPlace ? StandingFallback(sinkIndex: $0, fallbackSink: plan.targetSink) : nil })
     }
 
     /// A switch's confirmation is late (its recheck) or overdue (before the machine judges

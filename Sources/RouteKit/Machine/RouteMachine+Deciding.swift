@@ -41,6 +41,27 @@ extension RouteMachine {
         return beginSwitch(to: target, reason: refined, now: now)
     }
 
+    /// What the machine would switch to if the route's sink were removed now, when that can be
+    /// said ahead: system scope, connected, the route settled and in place (no switch under
+    /// way, not yielding, no call audio), and a fallback on another sink that needs no profile.
+    /// The engine arms it as a standing order (``StandingFallback``), sent as the removal is
+    /// read; the decision the removal brings then finds the fallback in place.
+    ///
+    /// Nil for a route that offers a call profile (a Bluetooth headset): its sink also goes
+    /// when its card merely changes profile, and the headset stays.
+    func standingFallback(now: ContinuousClock.Instant) -> (routeSink: String, target: AudioDevice, targetSink: String)? {
+        guard configuration.isSystemScope, isConnected, pending == nil, !isYielding, !isCallActive,
+              let routed = route, let route = device(routed.id), route.isActive, route.callProfile == nil,
+              let routeSink = route.output?.deviceName else { return nil }
+        // The first tier with a device left once the route's sink is gone, as decide() takes it.
+        for tier in candidateTiers(now: now) {
+            guard let target = tier.first(where: { $0.output?.deviceName != routeSink }) else { continue }
+            guard profileToSelect(for: target) == nil, let sink = target.output?.deviceName else { return nil }
+            return (routeSink, target, sink)
+        }
+        return nil
+    }
+
     /// The routing tiers without the devices set aside (refused, unconfirmed) or held back.
     /// Not `mutating`, so that its closures borrow the machine instead of copying it.
     private func candidateTiers(now: ContinuousClock.Instant) -> [[AudioDevice]] {

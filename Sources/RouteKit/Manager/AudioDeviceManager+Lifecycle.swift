@@ -92,6 +92,7 @@ extension AudioDeviceManager: Service {
         ready?.succeed()
         let loop = first.loop
         let actions = first.actions
+        let fallback = loop.fallback
         await withGracefulShutdownHandler {
             await withTaskGroup(of: Void.self) { group in
                 group.addTask {
@@ -105,6 +106,8 @@ extension AudioDeviceManager: Service {
         } onGracefulShutdown: {
             stopSignal.fire()
         }
+        // No order may fire while stop() puts things back. Off this thread: closing joins its own.
+        if let fallback { await withTaskExecutorPreference(globalConcurrentExecutor) { fallback.shutdown() } }
         logger.debug("loop ended; restoring")
         core.withShared { $0.inputs = nil }
         // Commands that came after the loop's last wake change only what the next run keeps.
@@ -143,9 +146,15 @@ extension AudioDeviceManager: Service {
         }
         // The first mirror, before start() returns: followers begin from the first reading.
         core.publish(tracker.mirror(isConnected: true))
+        // PulseAudio reads a removal late on a connection that follows more than sinks: the
+        // fallback is armed ahead on one that follows sinks alone (``StandingFallback``).
+        // pipewire-pulse shows each connection its own copy of the defaults, and reads
+        // removals in step with WirePlumber's own choice anyway: none there.
+        let fallback = scope == .system && info.implementation == .pulseaudio
+            ? await server.openFallbackConnection(logger: logger) : nil
         var loop = EngineLoop(core: core, queue: queue, server: server, timings: timings,
                               performer: RouteActionPerformer(server: server, scope: scope, logger: logger), logger: logger,
-                              tracker: tracker, serverIsPipeWire: serverIsPipeWire)
+                              tracker: tracker, serverIsPipeWire: serverIsPipeWire, fallback: fallback)
         if let startReadingClient { loop.noteOwnReading(by: startReadingClient) }
         return (loop, actions)
     }

@@ -1,3 +1,4 @@
+import Logging
 import PulseAudio
 
 /// What RouteKit needs from a sound server: snapshots, one event stream, and the commands
@@ -88,6 +89,11 @@ public protocol AudioServer: Sendable {
     /// its client events from other applications'. The default implementation reads on this
     /// connection, for servers whose connections cannot miss a change.
     func serverInfoOnNewConnection() async throws -> NewConnectionReading
+
+    /// A connection that holds the engine's standing fallback (``FallbackArming``), connected;
+    /// nil (the default) when the server offers none. The engine opens one on PulseAudio, in
+    /// system scope.
+    func openFallbackConnection(logger: Logger) async -> (any FallbackArming)?
 }
 
 /// What ``AudioServer/serverInfoOnNewConnection()`` read: the server's information on a
