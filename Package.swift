@@ -336,7 +336,8 @@ let package = Package(
         // What the test targets share: waiting on events without sleeping, pacat streams.
         .target(
             name: "TestSupport",
-            dependencies: ["ConcurrencySupport", "ProcessRunner", "PulseAudio", "RouteKit", "SoundServerSandbox"],
+            dependencies: ["ConcurrencySupport", "ProcessRunner", "PulseAudio", "RouteKit", "SoundServerSandbox",
+                           .product(name: "Logging", package: "swift-log")],
             path: "Tests/TestSupport",
             swiftSettings: strictSettings
         ),

@@ -1,3 +1,4 @@
+import Logging
 import PulseAudio
 import RouteKit
 
@@ -15,6 +16,9 @@ extension ForwardingServer {
     public func serverInfo() async throws -> ServerInfo { try await base.serverInfo() }
     public func renewConnection() async throws { try await base.renewConnection() }
     public func serverInfoOnNewConnection() async throws -> NewConnectionReading { try await base.serverInfoOnNewConnection() }
+    public func openFallbackConnection(logger: Logger) async -> (any FallbackArming)? {
+        await base.openFallbackConnection(logger: logger)
+    }
     public func sinks() async throws -> [SinkInfo] { try await base.sinks() }
     public func sources() async throws -> [SourceInfo] { try await base.sources() }
     public func cards() async throws -> [CardInfo] { try await base.cards() }

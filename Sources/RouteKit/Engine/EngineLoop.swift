@@ -465,6 +465,9 @@ struct EngineLoop: Sendable {
         var held: [AudioRouteEvent] = []
         defer { publish(&held) }
         while !Task.isCancelled, let action = actions.popFirst() {
+            // A switch leaves the route unsettled: no order for the route it leaves stands
+            // while it is under way (armed again after the turn, from what is settled then).
+            if action.isSwitchRequest { fallback?.arm(nil) }
             switch action {
             case .emit(let event):
                 logger.debug("\(event)")

@@ -1,4 +1,6 @@
+import ConcurrencySupport
 import Dispatch
+import Logging
 @testable import PulseAudio
 import RouteKit
 import SoundServerSandbox
@@ -59,6 +61,67 @@ struct ManagerStandingFallbackTests {
             }
         }
     }
+}
+
+extension ManagerStandingFallbackTests {
+    @Test("a switch disarms the order before its request goes out, and the route it settles on is armed after",
+          .timeLimit(.minutes(1)))
+    func disarmedWhileSwitching() async throws {
+        let log = RequestLog()
+        let preferences: [AudioPreference] = [.kind(.bluetooth), .kind(.speakerphone)]
+        try await LiveManagerRig.run(.pulseaudio, preferences: preferences, wrap: { LoggingServer(base: $0, log: log) }) { rig in
+            try await rig.plug(Self.speaker)
+            try await rig.plug(Self.headset)
+            try await rig.start(expecting: Self.headset)
+            await rig.manager.setPreferences(preferences)
+            #expect(log.entries.last == "arm \(Self.speaker.name)", "settled on the headset: the speaker if it goes")
+
+            log.clear()
+            await rig.manager.setPreferences([.kind(.speakerphone), .kind(.bluetooth)])
+            let entries = log.entries
+            let disarmed = try #require(entries.firstIndex(of: "arm none"), "\(entries)")
+            let request = try #require(entries.firstIndex(of: "set-default \(Self.speaker.name)"), "\(entries)")
+            #expect(disarmed < request, "\(entries)")
+            #expect(entries.last == "arm \(Self.headset.name)", "settled on the speaker: the headset if it goes; \(entries)")
+        }
+    }
+}
+
+/// What the manager asked of the server's default and of its standing fallback, in order.
+final class RequestLog: Sendable {
+    private let lines = LockedValue<[String]>([])
+    var entries: [String] { lines.withLock { $0 } }
+    func append(_ line: String) { lines.withLock { $0.append(line) } }
+    func clear() { lines.withLock { $0.removeAll() } }
+}
+
+/// A real connection whose default-sink requests and fallback orders are logged.
+struct LoggingServer: ForwardingServer {
+    let base: PulseClient
+    let log: RequestLog
+
+    func setDefaultSink(_ sink: String) async throws {
+        log.append("set-default \(sink)")
+        try await base.setDefaultSink(sink)
+    }
+
+    func openFallbackConnection(logger: Logger) async -> (any FallbackArming)? {
+        guard let connection = await base.openFallbackConnection(logger: logger) else { return nil }
+        return LoggingArming(base: connection, log: log)
+    }
+}
+
+/// A fallback connection whose orders are logged by the fallback's sink name.
+struct LoggingArming: FallbackArming {
+    let base: any FallbackArming
+    let log: RequestLog
+
+    func arm(_ order: StandingFallback?) {
+        log.append("arm \(order?.fallbackSink ?? "none")")
+        base.arm(order)
+    }
+
+    func shutdown() { base.shutdown() }
 }
 
 /// The lock of a client's libpulse loop, held from a thread of its own: the client's
