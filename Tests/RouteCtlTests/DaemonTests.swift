@@ -79,7 +79,8 @@ struct DaemonTests {
 
             daemon.send(SIGINT)
             #expect(try await daemon.exitStatus() == 0, "\(daemon.standardError.lines)")
-            #expect(try await ServerObservation.configuredDefaultSink(on: server) == nil, "\(daemon.standardError.lines)")
+            let configured = try await ServerObservation.configuredDefaultSink(on: server)
+            #expect(configured == nil, "configured \(configured ?? "none") after stop; \(daemon.standardError.lines)")
             #expect(!daemon.standardError.lines.contains { $0.contains("configured defaults unreadable") })
         }
     }
