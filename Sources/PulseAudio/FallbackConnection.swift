@@ -44,16 +44,6 @@ public final class FallbackConnection: Sendable {
         core.loop.withLock { core.armStandingFallback(order) }
     }
 
-    /// The order armed now, if any.
-    public var armed: StandingFallback? {
-        core.loop.withLock { core.standingFallback }
-    }
-
-    /// How many orders the connection has sent.
-    public var sentCount: Int {
-        core.loop.withLock { core.standingFallbacksSent }
-    }
-
     /// Closes the connection and stops its thread; an order armed is dropped. Idempotent.
     public func shutdown() {
         core.shutdown()

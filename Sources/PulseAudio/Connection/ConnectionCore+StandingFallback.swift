@@ -16,7 +16,6 @@ extension ConnectionCore {
         guard let order = standingFallback, event.facility == .sink, event.kind == .remove,
               event.index == order.sinkIndex else { return }
         standingFallback = nil
-        standingFallbacksSent += 1
         if let operation = pa_context_set_default_sink(context, order.fallbackSink, nil, nil) {
             pa_operation_unref(operation)
         }

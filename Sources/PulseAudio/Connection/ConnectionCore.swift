@@ -46,10 +46,9 @@ final class ConnectionCore: @unchecked Sendable {
     /// (``closeWhenSettled(_:)``), and a shutdown waiting for them.
     var settling: [OpaquePointer] = []
     var settledWaiter: CheckedContinuation<Void, Never>?
-    /// A ``FallbackConnection``'s order, disarmed at every change of context, and how many
-    /// it has sent (``ConnectionCore+StandingFallback``).
+    /// A ``FallbackConnection``'s order, disarmed at every change of context
+    /// (``ConnectionCore+StandingFallback``).
     var standingFallback: StandingFallback?
-    var standingFallbacksSent = 0
 
     init(server: String?, applicationName: String, properties: [String: String],
          reconnectPolicy: ReconnectPolicy, subscription: SubscriptionMask, logger: Logger) {
