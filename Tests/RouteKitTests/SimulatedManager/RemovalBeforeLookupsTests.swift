@@ -20,11 +20,18 @@ struct RemovalBeforeLookupsTests {
         let (manager, log) = try await Scenario.startedOnHeadset(server, logger: .forTests())
 
         // Answers about the server (its defaults) are held from now on; a removal needs none.
+        // The default moved with the removal asks for one, and the fallback must be asked for
+        // while it is held: both are awaited, in whichever order the tasks reach the server.
+        // (An engine that waited for the lookup would ask for nothing until the release.)
         let requests = server.holdServerInfo()
         try simulated.removeCard(named: Scenario.headsetCard)
-        let asked = try await requests.next("the default asked for after the headset went", after: 0) { _ in true }
+        let asked = try await requests.next("the default asked for after the headset went", after: 0) {
+            $0 != HeldAnswersServer.serverInfoRequest
+        }
         #expect(asked == Scenario.laptopSink, "the fallback the preferences name")
-        #expect(server.heldAnswers > 0, "asked before the held lookups were answered")
+        _ = try await requests.next("a lookup of the server held while the fallback was asked for", after: 0) {
+            $0 == HeldAnswersServer.serverInfoRequest
+        }
 
         let mark = await log.count
         server.releaseServerInfo()
@@ -44,17 +51,18 @@ final class HeldAnswersServer: ForwardingServer, Sendable {
 
     init(_ base: SimulatedServer) { self.base = base }
 
-    /// Holds `serverInfo()` answers from now on; returns the default sinks asked for meanwhile.
+    /// Holds `serverInfo()` answers from now on; returns the default sinks asked for
+    /// meanwhile, and ``serverInfoRequest`` for each lookup held.
     func holdServerInfo() -> RecordedEvents<String> { hold.start() }
 
     /// Lets every held answer go, and later ones through.
     func releaseServerInfo() { hold.release() }
 
-    /// How many `serverInfo()` answers are held now.
-    var heldAnswers: Int { hold.heldCount }
+    /// What ``holdServerInfo()`` records for a `serverInfo()` request.
+    static let serverInfoRequest = "serverInfo()"
 
     func serverInfo() async throws -> ServerInfo {
-        await hold.pass()
+        await hold.pass(asking: Self.serverInfoRequest)
         return try await base.serverInfo()
     }
 

@@ -34,9 +34,6 @@ final class AnswerHold: Sendable {
         for waiter in waiting { waiter.resume() }
     }
 
-    /// How many answers are held now.
-    var heldCount: Int { state.withLock { $0.waiting.count } }
-
     /// Records `request` if answers are being held, without holding it.
     func record(_ request: String) async {
         if let asked = state.withLock({ $0.asked }) { await asked.append(request) }
