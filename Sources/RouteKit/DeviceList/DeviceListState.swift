@@ -45,17 +45,9 @@ struct DeviceListState: Sendable {
     /// Every device, in the order their groups appeared.
     func devices() -> [AudioDevice] {
         let all = groups.values.sorted { $0.order < $1.order }.flatMap(\.devices)
-        return DeviceModel.markActive(DeviceModel.pairBuiltInMicrophones(all), defaultSinkName: defaultSinkName,
-                                      defaultSourceName: defaultSourceName, sinks: activeCandidates(sinks),
-                                      sources: activeCandidates(sources))
-    }
-
-    private func activeCandidates(_ sinks: [UInt32: SinkInfo]) -> [SinkInfo] {
-        sinks.values.filter { $0.name == defaultSinkName }
-    }
-
-    private func activeCandidates(_ sources: [UInt32: SourceInfo]) -> [SourceInfo] {
-        sources.values.filter { $0.name == defaultSourceName }
+        return DeviceModel.markActive(DeviceModel.pairBuiltInMicrophones(all),
+                                      defaultSink: sinks.values.first { $0.name == defaultSinkName },
+                                      defaultSource: sources.values.first { $0.name == defaultSourceName })
     }
 
     // MARK: Updates, each returning what changed

@@ -159,16 +159,23 @@ extension RouteMachine {
         // may still be moving a stream the last switch looked for elsewhere).
         var strays: [RouteAction] = []
         if let sink = confirmed.output?.deviceName {
-            func unique(_ names: [String?], except target: String?) -> [String] {
-                // At most six names (the default, the route, four recent ones): compared, not hashed.
+            func unique(_ first: String?, _ second: String?, then recent: [String], except target: String) -> [String] {
+                // At most six names (the default, the route, four recent ones): compared, not
+                // hashed, and gathered without building a list of them first.
                 var kept: [String] = []
-                for case let name? in names where name != target && !kept.contains(name) { kept.append(name) }
+                func keep(_ name: String?) {
+                    if let name, name != target, !kept.contains(name) { kept.append(name) }
+                }
+                keep(first)
+                keep(second)
+                for name in recent.reversed() { keep(name) }
                 return kept
             }
             let source = confirmed.input?.deviceName
-            let fromSinks = unique([done.previousSink, route?.output?.deviceName] + recentSinks.reversed(), except: sink)
-            let fromSources = source == nil ? []
-                : unique([done.previousSource, route?.input?.deviceName] + recentSources.reversed(), except: source)
+            let fromSinks = unique(done.previousSink, route?.output?.deviceName, then: recentSinks, except: sink)
+            let fromSources = source.map {
+                unique(done.previousSource, route?.input?.deviceName, then: recentSources, except: $0)
+            } ?? []
             if !fromSinks.isEmpty || !fromSources.isEmpty {
                 strays.append(.moveStrays(fromSinks: fromSinks, toSink: sink, fromSources: fromSources, toSource: source))
             }

@@ -147,13 +147,19 @@ public enum DeviceModel {
     /// input-only devices, the default source on its active port).
     package static func markActive(_ devices: [AudioDevice], defaultSinkName: String?, defaultSourceName: String?,
                                   sinks: [SinkInfo], sources: [SourceInfo]) -> [AudioDevice] {
-        let defaultSink = sinks.first { $0.name == defaultSinkName }
-        let defaultSource = sources.first { $0.name == defaultSourceName }
-        return devices.map { device in
-            var device = device
-            device.isActive = isActive(device, defaultSink: defaultSink, defaultSource: defaultSource)
-            return device
+        markActive(devices, defaultSink: sinks.first { $0.name == defaultSinkName },
+                   defaultSource: sources.first { $0.name == defaultSourceName })
+    }
+
+    /// Marks the devices on `defaultSink` and `defaultSource` active, the others not. A device
+    /// whose mark stays is not copied: its storage is shared with the list it came from.
+    static func markActive(_ devices: [AudioDevice], defaultSink: SinkInfo?, defaultSource: SourceInfo?) -> [AudioDevice] {
+        var marked = devices
+        for index in marked.indices {
+            let active = isActive(marked[index], defaultSink: defaultSink, defaultSource: defaultSource)
+            if marked[index].isActive != active { marked[index].isActive = active }
         }
+        return marked
     }
 
     static func isActive(_ device: AudioDevice, defaultSink: SinkInfo?, defaultSource: SourceInfo?) -> Bool {
