@@ -19,6 +19,9 @@ import Logging
 /// Call ``shutdown()`` when done, from outside any client's event thread (it joins its own).
 public final class FallbackConnection: Sendable {
     let core: ConnectionCore
+    /// The name of the connection's thread (`top -H`, /proc/PID/task/TID/comm), apart from
+    /// the other connections' "routekit-pulse".
+    static let threadName = "routekit-fallbk"
 
     /// A connection to `server` (a socket path or libpulse server string; nil for libpulse's
     /// default), shown as `applicationName`; nothing is sent until ``connect()``.
@@ -26,7 +29,7 @@ public final class FallbackConnection: Sendable {
                 logger: Logger = Logger(label: "routekit.pulseaudio")) {
         core = ConnectionCore(server: PulseClient.serverString(server), applicationName: applicationName,
                               properties: ["application.name": applicationName], reconnectPolicy: .standard,
-                              subscription: .sinks, logger: logger)
+                              subscription: .sinks, logger: logger, threadName: Self.threadName)
     }
 
     deinit {

@@ -51,7 +51,8 @@ final class ConnectionCore: @unchecked Sendable {
     var standingFallback: StandingFallback?
 
     init(server: String?, applicationName: String, properties: [String: String],
-         reconnectPolicy: ReconnectPolicy, subscription: SubscriptionMask, logger: Logger) {
+         reconnectPolicy: ReconnectPolicy, subscription: SubscriptionMask, logger: Logger,
+         threadName: String = "routekit-pulse") {
         self.server = server
         self.applicationName = applicationName
         self.properties = properties
@@ -59,7 +60,7 @@ final class ConnectionCore: @unchecked Sendable {
         self.subscription = subscription
         self.logger = logger
         self.traceName = RequestTrace.connectionName(applicationName: applicationName)
-        self.loop = ThreadedMainLoop(name: "routekit-pulse")
+        self.loop = ThreadedMainLoop(name: threadName)
     }
 
     /// The server as people should read it in messages.
