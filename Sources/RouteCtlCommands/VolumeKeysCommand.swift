@@ -7,6 +7,7 @@ import Glibc
 import Logging
 import ProcessRunner
 import PulseAudio
+import RouteKit
 import RouteKitDBus
 import UnixSignals
 import RouteKitDaemon
@@ -144,8 +145,13 @@ struct VolumeKeysCommand: AsyncParsableCommand {
         let output = LineWriter.standardError
         defer { output.flush(timeout: .milliseconds(500)) }
         let logger = logLevel.logger(label: "routectl.volume-keys", writingTo: output)
-        let client = try await server.connectLongLived(applicationName: "routectl volume-keys", subscription: .devices, logger: logger)
+        // Clients too: on pipewire-pulse their coming and going is when the connection can miss
+        // a change of the default, which the healer then reads on a new connection.
+        let client = try await server.connectLongLived(applicationName: "routectl volume-keys",
+                                                       subscription: [.devices, .clients], logger: logger)
         defer { client.shutdown() }
+        let isPipeWire = (try? await client.serverInfo())?.implementation == .pipewire
+        let healer = isPipeWire ? MissedDefaultHealer(server: client, logger: logger) : nil
         let capture = VolumeButtonCapture(server: client, logger: logger)
         let (commands, command) = AsyncStream.makeStream(of: VolumeCaptureCommand.self)
         command.yield(.start)
@@ -160,7 +166,12 @@ struct VolumeKeysCommand: AsyncParsableCommand {
                     }
                 }
             }
-            await stopped()
+            // The healer runs until the stop; capture then ends by itself, its volume put back.
+            await withDiscardingTaskGroup { healing in
+                if let healer { healing.addTask { await healer.run() } }
+                await stopped()
+                healing.cancelAll()
+            }
             command.finish()
         }
     }

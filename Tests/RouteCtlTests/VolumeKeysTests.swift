@@ -35,6 +35,33 @@ struct VolumeKeysTests {
         }
     }
 
+    @Test("without the daemon, on PipeWire: a client that comes and goes is followed by one reading of the default on a new connection, which finds nothing missed; on PulseAudio, none",
+          arguments: SoundServerKind.allCases)
+    func defaultReadAfterClients(kind: SoundServerKind) async throws {
+        try await RouteCtlSession.with(kind) { session in
+            let keys = try await session.start(["volume-keys", "--log-level", "debug"])
+            _ = try await keys.standardError.next("capture") { $0 == "volume-keys: capturing bt_headset (Ctrl-C to stop)" }
+            let reading = "read the defaults on a new connection"
+            _ = try await session.server.pactl("info")
+            if kind == .pipewire {
+                // The healer reads once clients have been quiet for 300 ms.
+                let line = try await keys.standardError.next("the reading after pactl left", timeout: .seconds(10)) {
+                    $0.contains(reading)
+                }
+                #expect(line.contains("missed=false") && line.contains("sink=bt_headset"), "\(line)")
+            } else {
+                // PulseAudio keeps every connection's default: nothing to heal, nothing read.
+                try await Task.sleep(for: .milliseconds(1500))
+                #expect(!keys.standardError.lines.contains { $0.contains(reading) }, "\(keys.standardError.lines)")
+            }
+            _ = try await session.server.pactl("set-sink-volume", "bt_headset", "+5%")
+            #expect(try await keys.standardOutput.next("the up press") { !$0.isEmpty } == "up", "capture goes on beside it")
+            keys.send(SIGINT)
+            #expect(try await keys.exitStatus() == 0, "\(keys.standardError.lines)")
+            #expect(keys.standardError.lines.contains("volume-keys: released bt_headset, its volume as it was"))
+        }
+    }
+
     @Test("with the daemon: the daemon captures, --json prints each press, and SIGTERM releases the keys")
     func throughTheDaemon() async throws {
         try await DBusAPITests.withDaemon(.pulseaudio) { server, clients, _ in
