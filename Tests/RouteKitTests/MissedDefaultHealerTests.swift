@@ -66,17 +66,7 @@ struct MissedDefaultHealerTests {
             try await Task.sleep(for: Self.window)
             #expect(simulated.newConnectionReadings == 0, "no client came or went: nothing read")
 
-            var burst: Set<UInt32> = []
-            for _ in 1...5 {
-                let client = simulated.connectClient(name: "pactl")
-                burst.insert(client.index)
-                try simulated.disconnectClient(client.index)
-            }
-            let pactls = burst
-            _ = try await firstEvent("the reading's client gone", in: events, timeout: .seconds(5)) { event in
-                guard case .subscription(let change) = event else { return false }
-                return change.facility == .client && change.kind == .remove && !pactls.contains(change.index)
-            }
+            try await simulated.clientBurst(5, thenReadingGoneIn: events)
             try await Task.sleep(for: Self.window)
             #expect(simulated.newConnectionReadings == 1, "five clients in a burst: one reading")
             #expect(server.renewals == 0)

@@ -66,18 +66,8 @@ struct MissedDefaultCheckTests {
         let mark = await log.count
         let readingsAtStart = simulated.newConnectionReadings
         let events = simulated.events()
-        var burst: Set<UInt32> = []
-        for _ in 1...5 {
-            let client = simulated.connectClient(name: "pactl")
-            burst.insert(client.index)
-            try simulated.disconnectClient(client.index)
-        }
         // The reading's own client leaving ends the reading.
-        let pactls = burst
-        _ = try await firstEvent("the reading's client gone", in: events, timeout: .seconds(5)) { event in
-            guard case .subscription(let change) = event else { return false }
-            return change.facility == .client && change.kind == .remove && !pactls.contains(change.index)
-        }
+        try await simulated.clientBurst(5, thenReadingGoneIn: events)
         try await Task.sleep(for: Self.window)
         #expect(simulated.newConnectionReadings == readingsAtStart + 1, "five clients in a burst: one reading")
         #expect(server.renewals == 0)
