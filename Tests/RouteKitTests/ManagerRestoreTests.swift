@@ -93,10 +93,13 @@ struct ManagerRestoreTests {
             _ = try await rig.server.pactl("set-default-sink", RestoreRig.usb.name)
             try await rig.waitForDefault(RestoreRig.usb.name)
             try await rig.server.unloadModule(usbModule)
-            try await waitUntil("usb_headset unplugged", observer: rig.observer) {
-                let present = try await rig.observer.sinks().contains { $0.name == RestoreRig.usb.name }
-                let chosen = try await rig.observer.serverInfo().defaultSinkName
-                return !present && chosen != nil && chosen != RestoreRig.usb.name
+            // WirePlumber's fallback, which the observer's connection can miss (``whileRenewing``).
+            try await whileRenewing(rig.observer) {
+                try await waitUntil("usb_headset unplugged", observer: rig.observer) {
+                    let present = try await rig.observer.sinks().contains { $0.name == RestoreRig.usb.name }
+                    let chosen = try await rig.observer.serverInfo().defaultSinkName
+                    return !present && chosen != nil && chosen != RestoreRig.usb.name
+                }
             }
             #expect(try await rig.reader.configuredDefaults().sink == RestoreRig.usb.name,
                     "WirePlumber keeps the configured default of an absent device")
@@ -347,10 +350,14 @@ private struct RestoreRig: Sendable {
             for sink in [builtin, usb, bluetooth, handset] {
                 modules[sink.name] = try await server.loadNullSink(name: sink.name, properties: sink.properties)
             }
-            try await waitUntil("the four sinks, and the speaker the server's default", observer: observer) {
-                let names = Set(try await observer.sinks().map(\.name))
-                let chosen = try await observer.serverInfo().defaultSinkName
-                return names.isSuperset(of: [builtin.name, usb.name, bluetooth.name, handset.name]) && chosen == builtin.name
+            // The server's own choice, made as pactl's clients come and go: the observer's
+            // connection can miss it on pipewire-pulse (``whileRenewing``).
+            try await whileRenewing(observer) {
+                try await waitUntil("the four sinks, and the speaker the server's default", observer: observer) {
+                    let names = Set(try await observer.sinks().map(\.name))
+                    let chosen = try await observer.serverInfo().defaultSinkName
+                    return names.isSuperset(of: [builtin.name, usb.name, bluetooth.name, handset.name]) && chosen == builtin.name
+                }
             }
             let rig = RestoreRig(server: server, client: client, observer: observer,
                                  reader: PipeWireConfiguredDefaults(environment: server.environment), modules: modules)
