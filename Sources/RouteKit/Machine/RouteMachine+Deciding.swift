@@ -45,7 +45,8 @@ extension RouteMachine {
     /// said ahead: system scope, connected, the route settled and in place (no switch under
     /// way, not yielding, no call audio), and a fallback on another sink that needs no profile.
     /// The engine arms it as a standing order (``StandingFallback``), sent as the removal is
-    /// read; the decision the removal brings then finds the fallback in place.
+    /// read; the decision the removal brings, made before the order's change is read, asks for
+    /// the same fallback, which by then changes nothing.
     ///
     /// Nil for a route that offers a call profile (a Bluetooth headset): its sink also goes
     /// when its card merely changes profile, and the headset stays.
