@@ -6,11 +6,13 @@ import Synchronization
 extension MediaGuard {
     /// Follows the server's sinks, streams and default: removals are passed on at once (they
     /// are what exposes a stream, and need no reading), streams and the sinks media plays on
-    /// are read at once, each read beside the others so that none waits behind another, and
-    /// the rest a moment later (``ServerReading``).
+    /// are read at once (a sink beside the others; streams one reading at a time, those
+    /// announced meanwhile together after it: `ReadingLane`), and the rest a moment later
+    /// (``ServerReading``).
     func followServer(into queue: InputQueue<MediaInput>) async {
         let events = server.events()
         let quiet = QuietReads()
+        let streams = ReadingLane<UInt32>()
         await readEverything(into: queue)
         await withDiscardingTaskGroup { lookups in
             var place: UInt64 = 0
@@ -26,6 +28,15 @@ extension MediaGuard {
                     case .removal?:
                         queue.push(change.facility == .sink ? .sinkRemoved(change.index, order: place)
                                                             : .streamRemoved(change.index, order: place))
+                    case .now? where change.facility == .sinkInput:
+                        guard streams.add(change.index, place: place) else { break }
+                        lookups.addTask {
+                            var due = streams.next()
+                            while !due.isEmpty {
+                                await self.readStreams(due.map { ($0.key, $0.place) }, into: queue)
+                                due = streams.next()
+                            }
+                        }
                     case .now?:
                         lookups.addTask { [place] in await self.read(change, place: place, into: queue) }
                     case .later?:
@@ -65,6 +76,23 @@ extension MediaGuard {
                 queue.push(.defaultSink(try await server.serverInfo().defaultSinkName, order: place))
             default:
                 break
+            }
+        } catch {
+            // The connection went; its return reads everything again.
+        }
+    }
+
+    /// Reads the streams `due` names, each answer placed at its newest event.
+    private func readStreams(_ due: [(index: UInt32, place: UInt64)], into queue: InputQueue<MediaInput>) async {
+        let places = Dictionary(due.map { ($0.index, $0.place) }) { _, newest in newest }
+        do {
+            let server = self.server
+            let read = try await StreamBatchReading.read(due.map(\.index), index: \SinkInputInfo.index,
+                                                         lookup: { try await server.sinkInput(at: $0) },
+                                                         list: { try await server.sinkInputs() })
+            for (index, stream) in read {
+                let place = places[index] ?? 0
+                queue.push(stream.map { .stream($0, order: place) } ?? .streamRemoved(index, order: place))
             }
         } catch {
             // The connection went; its return reads everything again.

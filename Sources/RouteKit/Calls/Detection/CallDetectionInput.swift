@@ -42,26 +42,3 @@ struct StreamReadingOrder: Sendable {
         return true
     }
 }
-
-/// The stream reads waiting for their moment: one per stream, answering its newest event, so
-/// that a burst of changes (a volume slider dragged mid-call) costs one read. ``add(_:place:)``
-/// says when a batch opens and a task must be started to read it after the delay.
-final class PendingStreamReads: Sendable {
-    private let pending = LockedValue<[CallStream.Key: UInt64]>([:])
-
-    /// Adds the read of `key` for the event at `place`; true when it opens a batch.
-    func add(_ key: CallStream.Key, place: UInt64) -> Bool {
-        pending.withLock { pending in
-            defer { pending[key] = place }
-            return pending.isEmpty
-        }
-    }
-
-    /// The reads due; the next ``add(_:place:)`` opens a new batch.
-    func take() -> [(key: CallStream.Key, place: UInt64)] {
-        pending.withLock { pending in
-            defer { pending.removeAll() }
-            return pending.map { ($0.key, $0.value) }
-        }
-    }
-}

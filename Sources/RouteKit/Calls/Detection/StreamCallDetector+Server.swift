@@ -5,10 +5,12 @@ extension StreamCallDetector {
     /// Follows the server's sink inputs and source outputs: a removal is passed on at once
     /// (it needs no reading), a stream that appears or changes is read a moment later
     /// (``ServerFollowing/quietReadDelay``), once per burst of its events, with the other
-    /// reads due then, side by side. Everything is read again when the connection comes back.
+    /// reads due then (playback and capture side by side, each as one list when many:
+    /// ``StreamBatchReading``); one reading at a time, the streams announced while it runs
+    /// read a moment after it. Everything is read again when the connection comes back.
     func followServer(into queue: InputQueue<CallDetectionInput>) async {
         let events = server.events()
-        let pending = PendingStreamReads()
+        let pending = ReadingLane<CallStream.Key>()
         await readEverything(into: queue)
         await withDiscardingTaskGroup { reads in
             var place: UInt64 = 0
@@ -25,10 +27,17 @@ extension StreamCallDetector {
                         queue.push(.removed(key, order: place))
                     } else if pending.add(key, place: place) {
                         reads.addTask {
-                            try? await Task.sleep(for: ServerFollowing.quietReadDelay)
-                            await withDiscardingTaskGroup { batch in
-                                for (key, place) in pending.take() {
-                                    batch.addTask { await self.read(key, place: place, into: queue) }
+                            // One reading at a time: the streams announced while it runs wait
+                            // for the next, a moment after it.
+                            while (try? await Task.sleep(for: ServerFollowing.quietReadDelay)) != nil {
+                                let due = pending.next()
+                                if due.isEmpty { break }
+                                await withDiscardingTaskGroup { batch in
+                                    for direction in [CallStream.Direction.playback, .capture] {
+                                        let asked = due.filter { $0.key.direction == direction }
+                                        guard !asked.isEmpty else { continue }
+                                        batch.addTask { await self.read(direction, asked, into: queue) }
+                                    }
                                 }
                             }
                         }
@@ -47,13 +56,24 @@ extension StreamCallDetector {
         }
     }
 
-    private func read(_ key: CallStream.Key, place: UInt64, into queue: InputQueue<CallDetectionInput>) async {
+    /// Reads the streams of `direction` that `reads` names, each answer placed at its newest event.
+    private func read(_ direction: CallStream.Direction, _ reads: [(key: CallStream.Key, place: UInt64)],
+                      into queue: InputQueue<CallDetectionInput>) async {
+        let server = self.server
         do {
-            let stream: CallStream? = switch key.direction {
-            case .playback: try await server.sinkInput(at: key.index).map(CallStream.init)
-            case .capture: try await server.sourceOutput(at: key.index).map(CallStream.init)
+            let read: [(index: UInt32, stream: CallStream?)] = switch direction {
+            case .playback:
+                try await StreamBatchReading.read(reads.map(\.key.index), index: \SinkInputInfo.index,
+                                                  lookup: { try await server.sinkInput(at: $0) },
+                                                  list: { try await server.sinkInputs() }).map { ($0.index, $0.stream.map(CallStream.init)) }
+            case .capture:
+                try await StreamBatchReading.read(reads.map(\.key.index), index: \SourceOutputInfo.index,
+                                                  lookup: { try await server.sourceOutput(at: $0) },
+                                                  list: { try await server.sourceOutputs() }).map { ($0.index, $0.stream.map(CallStream.init)) }
             }
-            queue.push(stream.map { .stream($0, order: place) } ?? .removed(key, order: place))
+            for ((key, place), (_, stream)) in zip(reads, read) {
+                queue.push(stream.map { .stream($0, order: place) } ?? .removed(key, order: place))
+            }
         } catch {
             // The connection went; its return reads everything again.
         }
