@@ -33,7 +33,7 @@ extension MediaGuard {
                         lookups.addTask {
                             var due = streams.next()
                             while !due.isEmpty {
-                                await self.readStreams(due.map { ($0.key, $0.place) }, into: queue)
+                                await self.readStreams(due, into: queue)
                                 due = streams.next()
                             }
                         }
@@ -83,15 +83,13 @@ extension MediaGuard {
     }
 
     /// Reads the streams `due` names, each answer placed at its newest event.
-    private func readStreams(_ due: [(index: UInt32, place: UInt64)], into queue: InputQueue<MediaInput>) async {
-        let places = Dictionary(due.map { ($0.index, $0.place) }) { _, newest in newest }
+    private func readStreams(_ due: [(key: UInt32, place: UInt64)], into queue: InputQueue<MediaInput>) async {
         do {
             let server = self.server
-            let read = try await StreamBatchReading.read(due.map(\.index), index: \SinkInputInfo.index,
+            let read = try await StreamBatchReading.read(due.map(\.key), index: \SinkInputInfo.index,
                                                          lookup: { try await server.sinkInput(at: $0) },
                                                          list: { try await server.sinkInputs() })
-            for (index, stream) in read {
-                let place = places[index] ?? 0
+            for ((index, place), (_, stream)) in zip(due, read) {
                 queue.push(stream.map { .stream($0, order: place) } ?? .streamRemoved(index, order: place))
             }
         } catch {
