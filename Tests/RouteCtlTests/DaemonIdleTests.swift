@@ -5,7 +5,8 @@ import Testing
 
 /// An idle `routectl daemon` wakes for nothing: once the time limits its start sets have
 /// passed, none of its threads makes a context switch. With Swift's default executor,
-/// libdispatch's worker-pool monitor woke it once a second (Docs/Benchmarks.md).
+/// libdispatch's worker-pool monitor woke it once a second (Docs/Benchmarks.md). With its
+/// server gone it waits without running.
 @Suite("routectl daemon idle")
 struct DaemonIdleTests {
     @Test("once started, no thread of the daemon wakes while nothing happens", arguments: SoundServerKind.allCases)
@@ -29,6 +30,47 @@ struct DaemonIdleTests {
             daemon.send(SIGTERM)
             #expect(try await daemon.exitStatus() == 0, "\(daemon.standardError.lines)")
         }
+    }
+
+    @Test("its server killed just after a client came and went, the daemon waits for it without spinning",
+          arguments: SoundServerKind.allCases)
+    func noSpinWhileServerDown(kind: SoundServerKind) async throws {
+        let routectl = try Executable.built("routectl")
+        try await SandboxServer.withServer(kind) { server in
+            _ = try await server.loadNullSink(name: "speaker", properties: DaemonTests.speaker)
+            let daemon = try await RunningProcess(routectl, ["daemon", "--prefer", "speakerphone", "--no-dbus",
+                                                       "--server", server.socketPath])
+            _ = try await daemon.standardError.next("the route on the speaker") { $0.hasPrefix("route: speaker ") }
+            // pactl's client coming and going makes the check of a missed default due 300 ms
+            // later (on PipeWire); the server dies before then. The check waited for the
+            // connection's return by running the engine's loop without pause: a whole core,
+            // for as long as the server stayed away (found 30 November).
+            _ = try await server.loadNullSink(name: "other", properties: DaemonTests.speaker)
+            try await server.crash()
+            _ = try await daemon.standardError.next("the loss") { $0.hasPrefix("server: connection lost; reconnecting") }
+            // Past the check's time: what follows is the wait for the server. Measuring that
+            // nothing runs takes a span of time.
+            try await Task.sleep(for: .milliseconds(500))
+            let before = Self.processorTime(of: daemon.processIdentifier)
+            try await Task.sleep(for: .seconds(1))
+            let spent = Self.processorTime(of: daemon.processIdentifier) - before
+            #expect(spent < .milliseconds(100), "the daemon used \(spent) of processor time in 1 s with its server gone")
+
+            daemon.send(SIGTERM)
+            #expect(try await daemon.exitStatus() == 0, "\(daemon.standardError.lines)")
+        }
+    }
+
+    /// The processor time (user and system) `pid` has used, from `/proc/PID/stat`.
+    static func processorTime(of pid: pid_t) -> Duration {
+        let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
+        // The fields after the command's closing parenthesis; utime and stime are the 14th and
+        // 15th of the line, the 12th and 13th after it.
+        guard let close = stat.lastIndex(of: ")") else { return .zero }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        guard fields.count > 12, let user = Int(fields[11]), let system = Int(fields[12]) else { return .zero }
+        let ticks = sysconf(Int32(_SC_CLK_TCK))
+        return .milliseconds((user + system) * 1000 / max(ticks, 1))
     }
 
     /// Context switches (voluntary and involuntary) of each thread of `pid`, by thread id.

@@ -76,7 +76,9 @@ struct EngineLoop: Sendable {
         // still out when the loop ends are cancelled.
         await withDiscardingTaskGroup { readings in
             while !Task.isCancelled {
-                let checkDue = isReadingOut ? nil : missedDefaultCheck.due
+                // The check starts only when connected and no reading is out; until then its
+                // time, maybe past, is no reason to wake (a past one would spin the loop).
+                let checkDue = isReadingOut || !isConnected ? nil : missedDefaultCheck.due
                 let deadline = [core.withShared { $0.machine.deadline }, resyncDue, checkDue].compactMap { $0 }.min()
                 let batch: [EngineInput]
                 if !carried.isEmpty {
