@@ -445,6 +445,12 @@ let package = Package(
         ),
         // Places test threads (affinity, SCHED_IDLE): WorkerPoolTests starve a thread on purpose.
         .target(name: "CThreadPlacement", path: "Tests/CThreadPlacement"),
+        // The generic concurrency pieces: deadlines, reading order and lanes, the input queue.
+        .testTarget(
+            name: "ConcurrencySupportTests",
+            dependencies: ["ConcurrencySupport"],
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "WorkerPoolTests",
             dependencies: ["WorkerPool", "CThreadPlacement"],

@@ -49,17 +49,10 @@ package final class InputQueue<Element: Sendable>: Sendable {
     package func nextBatch(until deadline: ContinuousClock.Instant? = nil) async -> [Element]? {
         if let ready = takeQueued() { return ready }
         guard let deadline else { return await waitForBatch() }
-        return await withTaskGroup(of: [Element]?.self) { group in
-            group.addTask { await self.waitForBatch() }
-            group.addTask {
-                try? await Task.sleep(until: deadline, clock: .continuous)
-                return []
-            }
-            let first = await group.next() ?? []
-            group.cancelAll()
-            // The waiter gave up empty-handed when the clock won: nothing was taken from the buffer.
-            if let other = await group.next(), let other, !other.isEmpty, let first, first.isEmpty { return other }
-            return first
+        switch await withDeadline(deadline, { await self.waitForBatch() }) {
+        case .finished(let batch): return batch
+        // A waiter handed a batch as the clock ran out returns it: nothing taken is lost.
+        case .deadlinePassed(let late): return late ?? []
         }
     }
 

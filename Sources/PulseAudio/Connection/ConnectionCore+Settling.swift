@@ -1,3 +1,4 @@
+import ConcurrencySupport
 import CPulseAudio
 
 /// Contexts given up while they connect are left to finish connecting, then closed.
@@ -59,27 +60,27 @@ extension ConnectionCore {
     /// Stops the loop once no context is left to settle, or after ``settlingLimit`` (closing
     /// what is left then): called by a shutdown that found contexts still connecting.
     func stopLoopWhenSettled() async {
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask { [self] in
-                await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                    loop.withLock {
-                        if settling.isEmpty { continuation.resume() } else { settledWaiter = continuation }
-                    }
-                }
-            }
-            group.addTask { try? await Task.sleep(for: Self.settlingLimit) }
-            await group.next()
-            group.cancelAll()
-            // The wait that lost is ended: its continuation, if still set, is resumed here.
-            loop.withLock {
-                for context in settling { closeSettled(context) }
-                if let waiter = settledWaiter {
-                    settledWaiter = nil
-                    waiter.resume()
-                }
-            }
+        _ = await withDeadline(.now + Self.settlingLimit) { [self] in await waitUntilSettled() }
+        loop.withLock {
+            for context in settling { closeSettled(context) }
         }
         loop.stop()
+    }
+
+    /// Returns once no context is left to settle, or when the task is cancelled.
+    private func waitUntilSettled() async {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                loop.withLock {
+                    if settling.isEmpty || Task.isCancelled { continuation.resume() } else { settledWaiter = continuation }
+                }
+            }
+        } onCancel: {
+            loop.withLock {
+                settledWaiter?.resume()
+                settledWaiter = nil
+            }
+        }
     }
 }
 

@@ -1,3 +1,4 @@
+import ConcurrencySupport
 import DBus
 
 /// A bound on a D-Bus call that sd-bus alone does not give: a call made while the
@@ -8,15 +9,11 @@ enum BusDeadline {
     /// `body`'s result, or `NoReply` once `timeout` has passed.
     static func within<Result: Sendable>(_ timeout: Duration, _ body: @escaping @Sendable () async throws -> Result)
         async throws -> Result {
-        try await withThrowingTaskGroup(of: Result.self) { group in
-            group.addTask { try await body() }
-            group.addTask {
-                try await Task.sleep(for: timeout)
-                throw BusError(name: BusError.noReplyName, message: "no answer within \(timeout.components.seconds) s")
-            }
-            defer { group.cancelAll() }
-            guard let first = try await group.next() else { throw CancellationError() }
-            return first
+        switch try await withDeadline(.now + timeout, body) {
+        case .finished(let result):
+            return result
+        case .deadlinePassed:
+            throw BusError(name: BusError.noReplyName, message: "no answer within \(timeout.components.seconds) s")
         }
     }
 }
