@@ -80,7 +80,7 @@ public final class MediaGuard: Sendable {
         var machine = MediaMachine(settings: settings)
         _ = machine.callStreamsChanged(callStreams)
         var readiness = Readiness(sources: sources.count)
-        var order = ReadingOrder()
+        var order = ReadingOrder<ServerObject>()
         var lanes = PlayerCommandLanes()
         await withDiscardingTaskGroup { group in
             group.addTask { await self.followServer(into: queue) }

@@ -1,3 +1,4 @@
+import ConcurrencySupport
 import PulseAudio
 import RouteKit
 
@@ -21,7 +22,7 @@ enum MediaInput: Sendable {
     case callStreams(CallStreams)
 
     /// Feeds it to `machine`, unless `order` has seen something newer of the same object.
-    func apply(to machine: inout MediaMachine, order: inout ReadingOrder, now: ContinuousClock.Instant) -> [MediaAction] {
+    func apply(to machine: inout MediaMachine, order: inout ReadingOrder<ServerObject>, now: ContinuousClock.Instant) -> [MediaAction] {
         switch self {
         case .reset(let sinks, let streams, let defaultSink):
             return machine.reset(sinks: sinks, streams: streams, defaultSink: defaultSink, now: now)
@@ -54,23 +55,10 @@ enum MediaInput: Sendable {
     }
 }
 
-/// The newest event each object's reading answered: a reading of an older event that comes
-/// back after a newer one (a stream read before RouteKit muted it, returning after the read
-/// that showed it muted) is dropped, not taken for someone's change.
-struct ReadingOrder: Sendable {
-    enum Key: Hashable, Sendable {
-        case sink(UInt32)
-        case stream(UInt32)
-        case server
-    }
-
-    private var newest: [Key: UInt64] = [:]
-
-    /// Whether a reading answering the event at `place` is the newest of `key` so far; it
-    /// becomes the newest when it is.
-    mutating func isCurrent(_ key: Key, _ place: UInt64) -> Bool {
-        if let seen = newest[key], seen > place { return false }
-        newest[key] = place
-        return true
-    }
+/// The objects whose readings the media guard orders (``ReadingOrder``): a sink, a stream, or
+/// the server (its default).
+enum ServerObject: Hashable, Sendable {
+    case sink(UInt32)
+    case stream(UInt32)
+    case server
 }

@@ -37,7 +37,7 @@ enum ServerReading: Equatable, Sendable {
 /// it, so that a burst of changes (a volume slider dragged) costs one read. ``add(_:place:)``
 /// says when a batch opens and a task must be started to read it after the delay.
 final class QuietReads: Sendable {
-    private let pending = LockedValue<[ReadingOrder.Key: (change: SubscriptionEvent, place: UInt64)]>([:])
+    private let pending = LockedValue<[ServerObject: (change: SubscriptionEvent, place: UInt64)]>([:])
 
     /// Adds the read of `change`, announced at `place`; true when it opens a batch (nothing
     /// was waiting), so that the caller schedules ``take()``.
@@ -57,7 +57,7 @@ final class QuietReads: Sendable {
         }
     }
 
-    private static func key(of change: SubscriptionEvent) -> ReadingOrder.Key {
+    private static func key(of change: SubscriptionEvent) -> ServerObject {
         switch change.facility {
         case .sinkInput: .stream(change.index)
         case .server: .server

@@ -1,3 +1,4 @@
+import ConcurrencySupport
 import PulseAudio
 
 /// The server's devices as the engine last saw them, brought up to date a batch of events at
@@ -56,7 +57,11 @@ struct DeviceTracker: Sendable {
     /// objects had events after they were asked (their answers may be older than the events).
     struct LookupRound: Sendable {
         fileprivate var keys: [Key] = []
-        fileprivate var supersededSince: Set<Key> = []
+        /// The round's answers are placed at ``asked``, events that arrive while it runs
+        /// after it: an answer about an object with such an event is dropped.
+        fileprivate var order = ReadingOrder<Key>()
+        fileprivate static let asked: UInt64 = 0
+        fileprivate static let arrivedSince: UInt64 = 1
         /// Nothing to look up.
         var isEmpty: Bool { keys.isEmpty }
         /// The round asks for the server's defaults: the one whose answer comes back after
@@ -102,7 +107,7 @@ struct DeviceTracker: Sendable {
         var change = Change()
         for event in events.filter({ Self.facilities.contains($0.facility) }).latestPerObject() {
             let key = Key(event)
-            round.supersededSince.insert(key)
+            _ = round.order.isCurrent(key, LookupRound.arrivedSince)
             if event.kind == .remove { change.devices.merge(remove(key)) }
         }
         return change
@@ -112,7 +117,8 @@ struct DeviceTracker: Sendable {
     /// that had events since they were asked for.
     mutating func finish(_ round: LookupRound, answers: LookupAnswers) -> Change {
         var change = Change()
-        for (key, answer) in answers.pairs where !round.supersededSince.contains(key) {
+        var order = round.order
+        for (key, answer) in answers.pairs where order.isCurrent(key, LookupRound.asked) {
             change.devices.merge(upsert(key, answer))
         }
         return change

@@ -13,7 +13,7 @@ enum CallDetectionInput: Sendable {
     case rule(CallDetectionRule)
 
     /// Feeds it to `machine`, unless `order` has seen something newer of the same stream.
-    func apply(to machine: inout CallDetectionMachine, order: inout StreamReadingOrder,
+    func apply(to machine: inout CallDetectionMachine, order: inout ReadingOrder<CallStream.Key>,
                now: ContinuousClock.Instant) -> [CallDetectionAction] {
         switch self {
         case .reset(let streams):
@@ -25,20 +25,5 @@ enum CallDetectionInput: Sendable {
         case .rule(let rule):
             machine.ruleChanged(rule, now: now)
         }
-    }
-}
-
-/// The newest event each stream's reading answered: a read of an older event that returns
-/// after a newer one (a stream read just before it went, coming back after its removal) is
-/// dropped, not taken for the stream's return.
-struct StreamReadingOrder: Sendable {
-    private var newest: [CallStream.Key: UInt64] = [:]
-
-    /// Whether what answers the event at `place` is the newest of `key` so far; it becomes
-    /// the newest when it is.
-    mutating func isCurrent(_ key: CallStream.Key, _ place: UInt64) -> Bool {
-        if let seen = newest[key], seen > place { return false }
-        newest[key] = place
-        return true
     }
 }

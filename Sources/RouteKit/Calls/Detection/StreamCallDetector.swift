@@ -69,7 +69,7 @@ public final class StreamCallDetector: Sendable {
             return shared.rule
         }
         var machine = CallDetectionMachine(rule: rule)
-        var order = StreamReadingOrder()
+        var order = ReadingOrder<CallStream.Key>()
         await withDiscardingTaskGroup { group in
             group.addTask { await self.followServer(into: queue) }
             while !Task.isCancelled {
