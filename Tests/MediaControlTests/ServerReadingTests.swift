@@ -1,3 +1,4 @@
+import ConcurrencySupport
 @testable import MediaControl
 import PulseAudio
 import Testing
@@ -43,16 +44,19 @@ struct ServerReadingTests {
         }
     }
 
-    @Test("quiet reads coalesce: one read per object, for its newest event, oldest first; a batch opens once")
+    @Test("quiet reads coalesce: one read per object, for its newest event, oldest first; one reading at a time")
     func coalescing() {
-        let quiet = QuietReads()
-        #expect(quiet.add(event(.sink, .change, 3), place: 1), "the first read opens a batch")
-        #expect(!quiet.add(event(.server, .change, .max), place: 2))
-        #expect(!quiet.add(event(.sink, .new, 3), place: 3), "a later event of the same sink replaces the read")
-        let due = quiet.take()
+        let quiet = ReadingLane<ServerObject>()
+        #expect(quiet.add(ServerObject(event(.sink, .change, 3)), place: 1), "the first read starts a reading")
+        #expect(!quiet.add(ServerObject(event(.server, .change, .max)), place: 2))
+        #expect(!quiet.add(ServerObject(event(.sink, .new, 3)), place: 3), "a later event of the same sink replaces the read")
+        let due = quiet.next()
         #expect(due.map(\.place) == [2, 3])
-        #expect(due.map(\.change.facility) == [.server, .sink])
-        #expect(quiet.take().isEmpty)
-        #expect(quiet.add(event(.sink, .change, 5), place: 4), "after a take, the next read opens a new batch")
+        #expect(due.map(\.key) == [.server, .sink(3)])
+        #expect(!quiet.add(ServerObject(event(.sink, .change, 5)), place: 4), "announced during a reading: waits for the next")
+        #expect(quiet.next().map(\.key) == [.sink(5)])
+        #expect(quiet.next().isEmpty, "nothing waits: the reading ends")
+        #expect(quiet.add(ServerObject(event(.sinkInput, .change, 9)), place: 5), "idle again: the next read starts a reading")
+        #expect(quiet.next().map(\.key) == [.stream(9)])
     }
 }

@@ -7,11 +7,11 @@ extension MediaGuard {
     /// Follows the server's sinks, streams and default: removals are passed on at once (they
     /// are what exposes a stream, and need no reading), streams and the sinks media plays on
     /// are read at once (a sink beside the others; streams one reading at a time, those
-    /// announced meanwhile together after it: `ReadingLane`), and the rest a moment later
-    /// (``ServerReading``).
+    /// announced meanwhile together after it: `ReadingLane`), and the rest a moment later,
+    /// also one reading at a time, each object once for its newest event (``ServerReading``).
     func followServer(into queue: InputQueue<MediaInput>) async {
         let events = server.events()
-        let quiet = QuietReads()
+        let quiet = ReadingLane<ServerObject>()
         let streams = ReadingLane<UInt32>()
         await readEverything(into: queue)
         await withDiscardingTaskGroup { lookups in
@@ -38,14 +38,19 @@ extension MediaGuard {
                             }
                         }
                     case .now?:
-                        lookups.addTask { [place] in await self.read(change, place: place, into: queue) }
+                        lookups.addTask { [place] in await self.read(ServerObject(change), place: place, into: queue) }
                     case .later?:
-                        guard quiet.add(change, place: place) else { break }
+                        guard quiet.add(ServerObject(change), place: place) else { break }
                         lookups.addTask {
-                            try? await Task.sleep(for: ServerFollowing.quietReadDelay)
-                            await withDiscardingTaskGroup { reads in
-                                for (change, place) in quiet.take() {
-                                    reads.addTask { await self.read(change, place: place, into: queue) }
+                            // A burst of changes (a volume slider dragged) costs one read per
+                            // object; those announced while it runs wait for the next.
+                            while (try? await Task.sleep(for: ServerFollowing.quietReadDelay)) != nil {
+                                let due = quiet.next()
+                                if due.isEmpty { break }
+                                await withDiscardingTaskGroup { reads in
+                                    for (object, place) in due {
+                                        reads.addTask { await self.read(object, place: place, into: queue) }
+                                    }
                                 }
                             }
                         }
@@ -57,25 +62,23 @@ extension MediaGuard {
         }
     }
 
-    private func read(_ change: SubscriptionEvent, place: UInt64, into queue: InputQueue<MediaInput>) async {
+    private func read(_ object: ServerObject, place: UInt64, into queue: InputQueue<MediaInput>) async {
         do {
-            switch change.facility {
-            case .sink:
-                if let sink = try await server.sink(at: change.index) {
+            switch object {
+            case .sink(let index):
+                if let sink = try await server.sink(at: index) {
                     queue.push(.sink(sink, order: place))
                 } else {
-                    queue.push(.sinkRemoved(change.index, order: place))
+                    queue.push(.sinkRemoved(index, order: place))
                 }
-            case .sinkInput:
-                if let stream = try await server.sinkInput(at: change.index) {
+            case .stream(let index):
+                if let stream = try await server.sinkInput(at: index) {
                     queue.push(.stream(stream, order: place))
                 } else {
-                    queue.push(.streamRemoved(change.index, order: place))
+                    queue.push(.streamRemoved(index, order: place))
                 }
             case .server:
                 queue.push(.defaultSink(try await server.serverInfo().defaultSinkName, order: place))
-            default:
-                break
             }
         } catch {
             // The connection went; its return reads everything again.

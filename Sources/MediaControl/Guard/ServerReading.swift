@@ -1,4 +1,3 @@
-import ConcurrencySupport
 import PulseAudio
 
 /// When the media guard reads what a server event announces: a pure rule, so that the guard
@@ -33,35 +32,13 @@ enum ServerReading: Equatable, Sendable {
     }
 }
 
-/// The quiet reads waiting for their moment: one per object, answering the newest event of
-/// it, so that a burst of changes (a volume slider dragged) costs one read. ``add(_:place:)``
-/// says when a batch opens and a task must be started to read it after the delay.
-final class QuietReads: Sendable {
-    private let pending = LockedValue<[ServerObject: (change: SubscriptionEvent, place: UInt64)]>([:])
-
-    /// Adds the read of `change`, announced at `place`; true when it opens a batch (nothing
-    /// was waiting), so that the caller schedules ``take()``.
-    func add(_ change: SubscriptionEvent, place: UInt64) -> Bool {
-        pending.withLock { pending in
-            let opens = pending.isEmpty
-            pending[Self.key(of: change)] = (change, place)
-            return opens
-        }
-    }
-
-    /// The reads due, oldest event first; the next ``add(_:place:)`` opens a new batch.
-    func take() -> [(change: SubscriptionEvent, place: UInt64)] {
-        pending.withLock { pending in
-            defer { pending.removeAll() }
-            return pending.values.sorted { $0.place < $1.place }
-        }
-    }
-
-    private static func key(of change: SubscriptionEvent) -> ServerObject {
+extension ServerObject {
+    /// The object `change` is about.
+    init(_ change: SubscriptionEvent) {
         switch change.facility {
-        case .sinkInput: .stream(change.index)
-        case .server: .server
-        default: .sink(change.index)
+        case .sinkInput: self = .stream(change.index)
+        case .server: self = .server
+        default: self = .sink(change.index)
         }
     }
 }
