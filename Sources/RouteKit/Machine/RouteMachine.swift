@@ -143,7 +143,10 @@ struct RouteMachine: Sendable {
     /// When the machine wants ``deadlinePassed(now:)`` at the latest: a switch's deadline, the
     /// end of a new device's hold-off, or the retry of a refused mute.
     var deadline: ContinuousClock.Instant? {
-        [pending?.deadline, pending?.recheck, holdOff.nextRelease(holdOff: automatic.holdOff), muteRetry]
+        // The recheck is acted on only in system scope (``isConfirmationOverdue(now:)``): a
+        // recheck passed and not acted on would be a deadline forever past.
+        let recheck = configuration.isSystemScope ? pending?.recheck : nil
+        return [pending?.deadline, recheck, holdOff.nextRelease(holdOff: automatic.holdOff), muteRetry]
             .compactMap { $0 }.min()
     }
 

@@ -185,6 +185,24 @@ struct RouteMachineSwitchTests {
 
     // MARK: Unconfirmed switches (defect 9)
 
+    @Test("application scope: a switch's recheck, which only system scope acts on, is no reason to wake")
+    func applicationScopeRecheckWakesNothing() {
+        var configuration = RouteMachine.Configuration()
+        configuration.isSystemScope = false
+        var rig = MachineRig([speaker, headset], defaultSink: speaker.sinkName,
+                             preferences: PreferenceList([.kind(.bluetooth), .kind(.speakerphone)]), configuration: configuration)
+        let started = rig.start()
+        #expect(started.routedTo == [headset.id])
+        rig.advance(rig.machine.configuration.confirmationRecheck)
+        #expect(!rig.machine.isConfirmationOverdue(now: rig.now), "no reading of the defaults in application scope")
+        _ = rig.machine.deadlinePassed(now: rig.now)
+        // The engine's loop waits until the machine's deadline: one already past, which
+        // nothing clears, would run it without pause until the switch's own deadline.
+        if let deadline = rig.machine.deadline {
+            #expect(deadline > rig.now, "the machine's deadline is \(rig.now - deadline) past")
+        }
+    }
+
     @Test func aSwitchNotConfirmedInTimeIsRetriedToTheOverrideLimitThenNotUntilTheDeviceChanges() throws {
         var rig = MachineRig([speaker, headset], defaultSink: speaker.sinkName,
                              preferences: PreferenceList([.kind(.bluetooth), .kind(.speakerphone)]))
