@@ -37,6 +37,26 @@ extension SandboxServer {
         guard try sessionManagerProcess().signal(SIGCONT) else { throw SandboxError("wireplumber is not running") }
     }
 
+    /// Makes long-lived connections miss every later change of the default, as a client that
+    /// gives up while connecting does on PipeWire 0.3.65 (Docs/Reliability.md, "A miss for
+    /// good"): WirePlumber is frozen, a `pactl info` connects (pipewire-pulse binds the
+    /// "default" metadata for it, which WirePlumber cannot answer) and is killed at
+    /// `connectingFor`, and WirePlumber is thawed. On 0.3.65 the bind stays pending for good;
+    /// on 1.4 it costs the connections already there a change only now and then. True when
+    /// the `pactl` was still connecting when killed, as the fault needs. PipeWire only.
+    public func abandonConnectionWhileSessionManagerFrozen(connectingFor: Duration = .milliseconds(500)) async throws -> Bool {
+        try freezeSessionManager()
+        let completion: ChildProcess.Completion
+        do {
+            completion = try await runPactl(["info"], timeLimit: connectingFor)
+        } catch {
+            try thawSessionManager()
+            throw error
+        }
+        try thawSessionManager()
+        return completion.timedOut
+    }
+
     private func sessionManagerProcess() throws(SandboxError) -> ChildProcess {
         let process = state.withLock { state in
             state.children.last { $0.daemon == .wireplumber && $0.process.isRunning }?.process

@@ -99,7 +99,10 @@ struct RenewalTests {
     /// d->pong_seq != 0`). WirePlumber owns "default", and pipewire-pulse binds it for every
     /// client that connects: a change made while newcomers keep connecting
     /// (``NewcomerStorm``) is likely to reach none of the connections that were there before.
-    /// Tried up to sixty times, each change given 2 s to reach the victim.
+    /// On 0.3.65 a client given up while WirePlumber is frozen leaves a bind pending for good,
+    /// so the test does that first and the first change is missed for certain; on 1.4 that
+    /// only sometimes costs a change, and storms follow, up to sixty tries, each change given
+    /// 2 s to reach the victim.
     @Test("on PipeWire a connection that missed a change of the default sees it once renewed")
     func missedDefaultHealed() async throws {
         try await withSandbox(.pipewire) { server, victim, setter in
@@ -111,15 +114,24 @@ struct RenewalTests {
                     try await client.serverInfo().defaultSinkName == "first_sink"
                 }
             }
+            // The fault itself first: on PipeWire 0.3.65 a client given up while WirePlumber
+            // cannot answer makes every later change miss the connections already there, so the
+            // first change is missed; where it is not (1.4), storms of newcomers provoke it.
+            #expect(try await server.abandonConnectionWhileSessionManagerFrozen(), "pactl was answered while WirePlumber was frozen")
             var missed: String?
             var current = "first_sink"
             var attempts = 0
             while missed == nil, attempts < 60 {
                 attempts += 1
                 let target = current == "first_sink" ? "second_sink" : "first_sink"
-                try await NewcomerStorm.during(server) {
+                if attempts == 1 {
                     try await setter.setDefaultSink(target)
                     try await Self.waitUntilAfresh("\(target) the default", on: server, is: target)
+                } else {
+                    try await NewcomerStorm.during(server) {
+                        try await setter.setDefaultSink(target)
+                        try await Self.waitUntilAfresh("\(target) the default", on: server, is: target)
+                    }
                 }
                 current = target
                 do {
