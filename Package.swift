@@ -352,6 +352,7 @@ let package = Package(
                 "ConcurrencySupport",
                 "MediaControl", "PipeWireDefaults", "RouteKit", "RouteKitTesting", "PulseAudio", "SoundServerSandbox", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             swiftSettings: strictSettings
         ),

@@ -1,0 +1,113 @@
+import PropertyBased
+@testable import RouteKit
+import Testing
+
+/// The engine's loop waits until the machine's deadline, and after each turn it has told the
+/// machine the time (``RouteMachine/deadlinePassed(now:)``). A deadline still in the past
+/// after that is one nothing will clear: the loop would wake for it without pause (found
+/// twice on 30 November: the missed-default check while disconnected, a recheck in
+/// application scope). Random runs of plugs, unplugs, confirmations, someone else's
+/// defaults, commands, connection losses and the passing of time, in both scopes.
+@Suite("Route machine: no deadline left in the past")
+struct RouteMachineDeadlineProperties {
+    /// What happens next, as a step of a generated run.
+    enum Step: Int, CaseIterable {
+        case wait100ms, wait600ms, wait3s, plugHeadset, unplugHeadset, plugEarpiece, unplugEarpiece
+        case serverDoesWhatWasAsked, someoneElsePicksSpeaker, preferBluetooth, preferEarpiece
+        case callAudioOn, callAudioOff, speakerOn, loseConnection, restoreConnection
+    }
+
+    @Test("after each turn the machine's deadline is in the future, or there is none")
+    func noPastDeadline() async {
+        let steps = Gen.int(in: 0...(Step.allCases.count - 1)).array(of: 1...40)
+        await propertyCheck(count: 400, input: steps, Gen.bool) { codes, isSystemScope in
+            var run = Run(isSystemScope: isSystemScope)
+            for code in codes {
+                run.take(Step(rawValue: code) ?? .wait100ms)
+                if let past = run.deadlineInThePast() {
+                    Issue.record("after steps \(codes.compactMap(Step.init)) (system scope: \(isSystemScope)) the deadline is \(past) past")
+                    return
+                }
+            }
+        }
+    }
+
+    /// A machine on a server that does what it is asked when ``Step/serverDoesWhatWasAsked``
+    /// comes, and a loop that tells it the time after each step, as the engine's does.
+    struct Run {
+        let speaker = MachineDevices.speaker()
+        let headset = MachineDevices.bluetoothHeadset()
+        let earpiece = MachineDevices.earpiece()
+        var rig: MachineRig
+        var asked: [RoutePlan] = []
+        var plugged: Set<AudioDevice.ID> = []
+        var isConnected = true
+
+        init(isSystemScope: Bool) {
+            var configuration = RouteMachine.Configuration()
+            configuration.isSystemScope = isSystemScope
+            rig = MachineRig([speaker], defaultSink: speaker.sinkName,
+                             preferences: PreferenceList([.kind(.bluetooth), .kind(.speakerphone)]), configuration: configuration)
+            take(rig.start())
+        }
+
+        mutating func take(_ step: Step) {
+            switch step {
+            case .wait100ms: rig.advance(.milliseconds(100))
+            case .wait600ms: rig.advance(.milliseconds(600))
+            case .wait3s: rig.advance(.seconds(3))
+            case .plugHeadset: plug(headset)
+            case .unplugHeadset: unplug(headset)
+            case .plugEarpiece: plug(earpiece)
+            case .unplugEarpiece: unplug(earpiece)
+            case .serverDoesWhatWasAsked:
+                guard isConnected, !asked.isEmpty else { break }
+                take(rig.confirm(asked.removeFirst()))
+            case .someoneElsePicksSpeaker:
+                if isConnected { take(rig.serverSetsDefaults(sink: speaker.sinkName)) }
+            case .preferBluetooth: take(rig.handle(.setPreferences(PreferenceList([.kind(.bluetooth), .kind(.speakerphone)]))))
+            case .preferEarpiece: take(rig.handle(.setPreferences(PreferenceList([.kind(.earpiece), .kind(.speakerphone)]))))
+            case .callAudioOn: take(rig.handle(.callAudio(true)))
+            case .callAudioOff: take(rig.handle(.callAudio(false)))
+            case .speakerOn: take(rig.handle(.setSpeaker(.on)))
+            case .loseConnection:
+                guard isConnected else { break }
+                isConnected = false
+                asked.removeAll()
+                take(rig.loseConnection())
+            case .restoreConnection:
+                guard !isConnected else { break }
+                isConnected = true
+                take(rig.machine.connectionRestored(devices: rig.devices, defaultSink: rig.defaultSink,
+                                                    defaultSource: rig.defaultSource, now: rig.now))
+            }
+            // The loop's turn ends as the engine's does.
+            if isConnected, rig.machine.isConfirmationOverdue(now: rig.now) { take(rig.machine.confirmationRechecked()) }
+            take(rig.machine.deadlinePassed(now: rig.now))
+        }
+
+        /// How long ago the machine's deadline passed; nil when it is ahead, or none.
+        func deadlineInThePast() -> Duration? {
+            guard let deadline = rig.machine.deadline, deadline <= rig.now else { return nil }
+            return rig.now - deadline
+        }
+
+        private mutating func plug(_ device: AudioDevice) {
+            guard isConnected, !plugged.contains(device.id) else { return }
+            plugged.insert(device.id)
+            take(rig.plug(device))
+        }
+
+        private mutating func unplug(_ device: AudioDevice) {
+            guard isConnected, plugged.contains(device.id) else { return }
+            plugged.remove(device.id)
+            // The server falls back to the speaker when the default goes.
+            let fallback = rig.defaultSink == device.sinkName ? speaker.sinkName : nil
+            take(rig.unplug(device.id, defaultSink: fallback))
+        }
+
+        private mutating func take(_ actions: [RouteAction]) {
+            asked += actions.plans
+        }
+    }
+}
