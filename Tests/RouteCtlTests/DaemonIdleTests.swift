@@ -11,12 +11,7 @@ import Testing
 struct DaemonIdleTests {
     @Test("once started, no thread of the daemon wakes while nothing happens", arguments: SoundServerKind.allCases)
     func noWakeUps(kind: SoundServerKind) async throws {
-        let routectl = try Executable.built("routectl")
-        try await SandboxServer.withServer(kind) { server in
-            _ = try await server.loadNullSink(name: "speaker", properties: DaemonTests.speaker)
-            let daemon = try await RunningProcess(routectl, ["daemon", "--prefer", "speakerphone", "--no-dbus",
-                                                       "--server", server.socketPath])
-            _ = try await daemon.standardError.next("the route on the speaker") { $0.hasPrefix("route: speaker ") }
+        try await Self.withDaemonOnSpeaker(kind) { server, daemon in
             // Its start sets time limits that fire once even when met (Swift's Task.sleep leaves a
             // cancelled sleep's wake-up scheduled): the switch's 3 s confirmation, pw-metadata's
             // 5 s; on PipeWire the start's reading of the default on a new connection, bounded
@@ -35,12 +30,7 @@ struct DaemonIdleTests {
     @Test("its server killed just after a client came and went, the daemon waits for it without spinning",
           arguments: SoundServerKind.allCases)
     func noSpinWhileServerDown(kind: SoundServerKind) async throws {
-        let routectl = try Executable.built("routectl")
-        try await SandboxServer.withServer(kind) { server in
-            _ = try await server.loadNullSink(name: "speaker", properties: DaemonTests.speaker)
-            let daemon = try await RunningProcess(routectl, ["daemon", "--prefer", "speakerphone", "--no-dbus",
-                                                       "--server", server.socketPath])
-            _ = try await daemon.standardError.next("the route on the speaker") { $0.hasPrefix("route: speaker ") }
+        try await Self.withDaemonOnSpeaker(kind) { server, daemon in
             // pactl's client coming and going makes the check of a missed default due 300 ms
             // later (on PipeWire); the server dies before then. The check waited for the
             // connection's return by running the engine's loop without pause: a whole core,
@@ -58,6 +48,19 @@ struct DaemonIdleTests {
 
             daemon.send(SIGTERM)
             #expect(try await daemon.exitStatus() == 0, "\(daemon.standardError.lines)")
+        }
+    }
+
+    /// `routectl daemon` on a sandboxed server with one speaker, its route there, until `body` returns.
+    static func withDaemonOnSpeaker(_ kind: SoundServerKind,
+                                    _ body: @Sendable (SandboxServer, RunningProcess) async throws -> Void) async throws {
+        let routectl = try Executable.built("routectl")
+        try await SandboxServer.withServer(kind) { server in
+            _ = try await server.loadNullSink(name: "speaker", properties: DaemonTests.speaker)
+            let daemon = try await RunningProcess(routectl, ["daemon", "--prefer", "speakerphone", "--no-dbus",
+                                                       "--server", server.socketPath])
+            _ = try await daemon.standardError.next("the route on the speaker") { $0.hasPrefix("route: speaker ") }
+            try await body(server, daemon)
         }
     }
 
