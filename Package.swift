@@ -409,7 +409,10 @@ let package = Package(
         // Media pausing's decisions, without a server.
         .testTarget(
             name: "MediaControlTests",
-            dependencies: ["ConcurrencySupport", "MediaControl", "PulseAudio", "RouteKit"],
+            dependencies: [
+                "ConcurrencySupport", "MediaControl", "PulseAudio", "RouteKit",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
             swiftSettings: strictSettings
         ),
         // MPRISPlayers' decisions, then against fake players (dbusmock) and mpv with playerctl.
