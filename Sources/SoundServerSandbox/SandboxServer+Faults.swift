@@ -42,8 +42,9 @@ extension SandboxServer {
     /// good"): WirePlumber is frozen, a `pactl info` connects (pipewire-pulse binds the
     /// "default" metadata for it, which WirePlumber cannot answer) and is killed at
     /// `connectingFor`, and WirePlumber is thawed. On 0.3.65 the bind stays pending for good;
-    /// on 1.4 it costs the connections already there a change only now and then. True when
-    /// the `pactl` was still connecting when killed, as the fault needs. PipeWire only.
+    /// on 1.4 it often costs the connections already there the next change, not always
+    /// (Docs/Reliability.md has the figures). True when the `pactl` was still connecting when
+    /// killed, as the fault needs. PipeWire only.
     public func abandonConnectionWhileSessionManagerFrozen(connectingFor: Duration = .milliseconds(500)) async throws -> Bool {
         try freezeSessionManager()
         let completion: ChildProcess.Completion
