@@ -25,8 +25,11 @@ extension RouteMachine {
         if let pending {
             // A switch under way stands while its device is still the first choice.
             if tiers.first?.first?.id == pending.device.id { return [] }
-            self.pending = nil
+            endSwitch()
         }
+        // Yielding, the default someone else chose is the route (after the switch that met
+        // the limit failed: the route fell through to it).
+        if isYielding { return report(current, reason: reason) }
         guard let tier = tiers.first, var target = tier.first else {
             return report(current, reason: reason)
         }
@@ -51,7 +54,7 @@ extension RouteMachine {
     /// Nil for a route that offers a call profile (a Bluetooth headset): its sink also goes
     /// when its card merely changes profile, and the headset stays.
     func standingFallback(now: ContinuousClock.Instant) -> (routeSink: String, target: AudioDevice, targetSink: String)? {
-        guard configuration.isSystemScope, isConnected, pending == nil, !isYielding, !isCallActive,
+        guard configuration.isSystemScope, phase == .settled, !isCallActive,
               let routed = route, let route = device(routed.id), route.isActive, route.callProfile == nil,
               let routeSink = route.output?.deviceName else { return nil }
         // The first tier with a device left once the route's sink is gone, as decide() takes it.
@@ -114,9 +117,9 @@ extension RouteMachine {
         let previous = PendingSwitch(device: device, stage: .confirming(sink: ""), reason: reason, deadline: now,
                                      previousSink: defaultSink, previousSource: defaultSource)
         if let profile = profileToSelect(for: device), let card = device.card {
-            pending = PendingSwitch(device: device, stage: .profile(profile), reason: reason,
-                                    deadline: now + configuration.profileTimeout,
-                                    previousSink: defaultSink, previousSource: defaultSource)
+            phase = .switching(PendingSwitch(device: device, stage: .profile(profile), reason: reason,
+                                             deadline: now + configuration.profileTimeout,
+                                             previousSink: defaultSink, previousSource: defaultSource))
             return [.selectProfile(card: card, profile: profile, device: device.id)]
         }
         return route(to: device, reason: reason, now: now, previous: previous)
@@ -126,7 +129,7 @@ extension RouteMachine {
     mutating func route(to device: AudioDevice, reason: RouteChangeReason, now: ContinuousClock.Instant,
                         previous: PendingSwitch) -> [RouteAction] {
         guard let sink = device.output?.deviceName else {
-            pending = nil
+            endSwitch()
             return [.emit(.switchFailed(device: device, reason: SwitchFailure(
                 step: .profile, message: "\(device.id) has no sink in the card's active profile")))] + decide(.fellThrough, now: now)
         }
@@ -134,10 +137,11 @@ extension RouteMachine {
         let source = input?.deviceName
         let recheck = configuration.confirmationRecheck < configuration.confirmationTimeout
             ? now + configuration.confirmationRecheck : nil
-        pending = PendingSwitch(device: device, stage: .confirming(sink: sink), reason: reason,
-                                deadline: now + configuration.confirmationTimeout,
-                                previousSink: previous.previousSink, previousSource: previous.previousSource,
-                                recheck: recheck)
+        let pending = PendingSwitch(device: device, stage: .confirming(sink: sink), reason: reason,
+                                    deadline: now + configuration.confirmationTimeout,
+                                    previousSink: previous.previousSink, previousSource: previous.previousSource,
+                                    recheck: recheck)
+        phase = .switching(pending)
         let plan = RoutePlan(device: device, sink: sink, sinkPort: device.output?.port, source: source,
                              sourcePort: source == nil ? nil : input?.port,
                              setsSink: configuration.isSystemScope && defaultSink != sink,
@@ -145,14 +149,14 @@ extension RouteMachine {
         var actions: [RouteAction] = [.route(plan)]
         if configuration.isSystemScope, !plan.setsSink {
             // Already the default (only the input or a port was missing): nothing to await.
-            actions += confirm(pending!, now: now)
+            actions += confirm(pending, now: now)
         }
         return actions
     }
 
     /// The server reported the default a switch asked for: the route is there.
     mutating func confirm(_ done: PendingSwitch, now: ContinuousClock.Instant) -> [RouteAction] {
-        pending = nil
+        endSwitch()
         let confirmed = device(done.device.id) ?? done.device
         ledger.defaultSinkConfirmed()
         // Where streams that follow the route may still be: the default when the switch began,

@@ -71,7 +71,7 @@ extension RouteMachine {
         }
         newcomers.formUnion(becameUsable)
         noteHoldOff(added: added, becameUsable: becameUsable, now: now)
-        if !added.isEmpty || !removed.isEmpty || !becameUsable.isEmpty { isYielding = false }
+        if !added.isEmpty || !removed.isEmpty || !becameUsable.isEmpty { stopYielding() }
         // What the server refused may be otherwise now (a source that went is no longer wanted).
         retryRefusedMutes()
         if !added.isEmpty || !removed.isEmpty { lastDeviceChurn = now }
@@ -79,7 +79,7 @@ extension RouteMachine {
         // The switch under way.
         if let pending {
             if !isStillCandidate(pending.device.id), !isBringingUpProfile(pending) {
-                self.pending = nil
+                endSwitch()
                 actions += fail(pending.device, SwitchFailure(step: stepName(pending.stage),
                                                               message: "\(pending.device.id) went away before the switch was done"),
                                 setAside: false, now: now)
@@ -162,7 +162,6 @@ extension RouteMachine {
         let wasConnected = isConnected
         let told = changeConnection(to: state)
         guard wasConnected else { return told }
-        pending = nil
         // What the server did meanwhile is unknown: the route is nowhere the manager can name.
         return told + report(nil, reason: .disconnected)
     }
@@ -172,14 +171,14 @@ extension RouteMachine {
     mutating func connectionRestored(devices: [AudioDevice], defaultSink: String?, defaultSource: String?,
                                      now: ContinuousClock.Instant) -> [RouteAction] {
         var actions = changeConnection(to: .ready)
-        pending = nil
+        // A switch under way or a yield belonged to the old server.
+        phase = .settled
         // A restarted server forgot every mute: the microphone's is applied again.
         mutedSources.removeAll()
         capturesMuted = false
         retryRefusedMutes()
         refused.removeAll()
         unconfirmed.removeAll()
-        isYielding = false
         overrides.removeAll()
         holdOff = ArrivalHoldOff()
         let known = Set(self.devices.map(\.id))
@@ -270,11 +269,10 @@ extension RouteMachine {
         }
         refused.removeAll()
         unconfirmed.removeAll()
-        isYielding = false
         overrides.removeAll()
         guard isConnected else { return actions }
-        // A new decision replaces a switch under way.
-        pending = nil
+        // A new decision replaces a switch under way, and ends a yield.
+        phase = .settled
         actions += decide(reason, now: now)
         if wasCallMode, !isCallActive, let before = callDefaultSource, configuration.isSystemScope {
             callDefaultSource = nil
@@ -291,7 +289,7 @@ extension RouteMachine {
         // next is its reaction, even when a newer switch already replaced this one.
         if failure.code == .noSuchEntity { lastFailure = now }
         guard let pending, pending.device.id == id else { return [] }
-        self.pending = nil
+        endSwitch()
         guard failure.isAboutTheDevice else {
             // The connection went, the server did not answer in time, or the request was cut
             // short: the device is not to blame. The route is decided again on the next event
@@ -304,7 +302,7 @@ extension RouteMachine {
     /// In application scope: the selected streams were moved to `device`.
     mutating func applicationRouteApplied(_ device: AudioDevice, now: ContinuousClock.Instant) -> [RouteAction] {
         guard let pending, pending.device.id == device.id else { return [] }
-        self.pending = nil
+        endSwitch()
         return report(device, reason: pending.reason)
     }
 
@@ -319,7 +317,7 @@ extension RouteMachine {
     /// A switch that has not completed by its deadline is given up.
     private mutating func switchDeadlinePassed(now: ContinuousClock.Instant) -> [RouteAction] {
         guard let pending, now >= pending.deadline else { return [] }
-        self.pending = nil
+        endSwitch()
         let failure = switch pending.stage {
         case .profile(let profile):
             SwitchFailure(step: .profile, message: "profile \"\(profile)\" of \(pending.device.card ?? "its card") brought up no sink for \(pending.device.id) in time")
@@ -361,8 +359,6 @@ extension RouteMachine {
     mutating func stopped(restoredRoute: AudioDevice?) -> [RouteAction] {
         let actions = report(restoredRoute, reason: .stopped) + changeConnection(to: .shutDown)
         route = nil
-        pending = nil
-        isYielding = false
         calls.removeAll()
         speaker = nil
         mediaRouteBeforeCall = nil
@@ -385,7 +381,9 @@ extension RouteMachine {
     /// Takes `state` as the connection, and tells subscribers when it is another one.
     private mutating func changeConnection(to state: ConnectionState) -> [RouteAction] {
         guard state != connection else { return [] }
-        connection = state
+        // Leaving the server ends a switch under way and a yield; coming back, nothing is
+        // under way yet.
+        phase = state == .ready ? .settled : .offline(state)
         return [.emit(.connectionChanged(state))]
     }
 

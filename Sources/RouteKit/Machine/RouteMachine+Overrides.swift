@@ -36,8 +36,8 @@ extension RouteMachine {
     /// Starts yielding to `device` when `count` overrides reached the limit: the `yielded`
     /// event, once. Returns nothing below the limit or when yielding already.
     mutating func yieldIfOverLimit(to device: AudioDevice?, count: Int) -> [RouteAction] {
-        guard count >= configuration.overrideLimit, !isYielding else { return [] }
-        isYielding = true
+        guard count >= configuration.overrideLimit, phase == .settled else { return [] }
+        phase = .yielding
         return [.emit(.yielded(to: device, overrides: count))]
     }
 

@@ -61,6 +61,24 @@ struct RouteMachine: Sendable {
         var recheck: ContinuousClock.Instant? = nil
     }
 
+    /// Where the machine stands with its server and the route: one value, so that what cannot
+    /// hold at once (a switch while the server is gone, a switch while yielding) cannot be
+    /// written. The route itself (``route``) is kept apart: it is what the server last
+    /// confirmed, through every phase.
+    enum Phase: Sendable, Equatable {
+        /// Not following a server: before a run, while connecting or reconnecting, after a
+        /// failed start, after stop. Nothing is decided or reported as a route. Never `.ready`.
+        case offline(ConnectionState)
+        /// Following the server with no switch under way.
+        case settled
+        /// A switch under way, with what it waits for.
+        case switching(PendingSwitch)
+        /// Someone else took the default away ``Configuration/overrideLimit`` times within
+        /// ``Configuration/overrideWindow``: their default is followed as the route and
+        /// nothing is switched until a device comes or goes, or the user speaks.
+        case yielding
+    }
+
     let configuration: Configuration
     // The properties below are written only by the machine's own methods (its files in
     // Machine/); the engine reads them.
@@ -90,15 +108,13 @@ struct RouteMachine: Sendable {
     var muteRetry: ContinuousClock.Instant?
     /// Application scope: whether the selected capture streams were muted for ``isMicrophoneMuted``.
     var capturesMuted = false
-    /// Where the manager stands with its server (``AudioRouteState/connection``).
-    var connection: ConnectionState = .idle
-    var isYielding = false
+    /// Where the machine stands: offline, settled, switching or yielding (``Phase``).
+    var phase: Phase = .offline(.idle)
     var devices: [AudioDevice] = []
     var defaultSink: String?
     var defaultSource: String?
     /// The route as the server confirmed it.
     var route: AudioDevice?
-    var pending: PendingSwitch?
     /// What the engine changed, to put back at stop.
     var ledger = RestorationLedger()
 
@@ -162,15 +178,34 @@ struct RouteMachine: Sendable {
     /// The engine is reading the defaults afresh for the switch under way: its recheck is
     /// done (the deadline stays).
     mutating func confirmationRechecked() -> [RouteAction] {
-        pending?.recheck = nil
+        if case .switching(var pending) = phase {
+            pending.recheck = nil
+            phase = .switching(pending)
+        }
         return []
     }
 
     /// Whether the machine follows the server: it decides and reports routes only then.
-    var isConnected: Bool { connection.isReady }
+    var isConnected: Bool {
+        if case .offline = phase { false } else { true }
+    }
 
     /// Whether no switch is under way.
     var isSettled: Bool { pending == nil }
+
+    /// Where the manager stands with its server (``AudioRouteState/connection``): ready in
+    /// every phase but ``Phase/offline(_:)``.
+    var connection: ConnectionState {
+        if case .offline(let state) = phase { state } else { .ready }
+    }
+
+    /// The switch under way, in ``Phase/switching(_:)``.
+    var pending: PendingSwitch? {
+        if case .switching(let pending) = phase { pending } else { nil }
+    }
+
+    /// Whether the machine yields to someone else's default (``Phase/yielding``).
+    var isYielding: Bool { phase == .yielding }
 
     /// The devices that can be used now: ACB's `audioDevices`.
     var usableDevices: [AudioDevice] { devices.filter { $0.availability != .unavailable } }

@@ -84,6 +84,35 @@ struct RouteMachineSessionManagerTests {
         #expect(rig.machine.route?.id == speaker.id)
     }
 
+    @Test func yieldingAtADeadlineSwitchesNowhereElse() throws {
+        // A wired headset between the two in the preferences: the switch that the rival's
+        // answer keeps crossing is the Bluetooth headset's, the wired one is the next choice.
+        let wired = MachineDevices.wiredHeadset()
+        var rig = MachineRig([speaker, headset, wired], defaultSink: speaker.sinkName,
+                             preferences: PreferenceList([.kind(.bluetooth), .kind(.wiredHeadset), .kind(.speakerphone)]))
+        _ = rig.settle(rig.start())
+        let limit = rig.machine.configuration.overrideLimit
+        rig.advance(.milliseconds(500))
+        var answer = rig.serverSetsDefaults(sink: speaker.sinkName)
+        for _ in 2...limit {
+            _ = rig.serverSetsDefaults(sink: speaker.sinkName)
+            answer = rig.passDeadline()
+        }
+        // At the limit the machine yields to the rival's speaker: it switches nowhere, not to
+        // the next device of its own list, and the speaker is the route.
+        #expect(answer.events.contains(.yielded(to: rig.device(speaker.id), overrides: limit)))
+        #expect(answer.plans.isEmpty, "yielding, yet it asked for \(answer.routedTo)")
+        #expect(rig.machine.isYielding)
+        #expect(rig.machine.pending == nil)
+        #expect(rig.machine.route?.id == speaker.id)
+        #expect(rig.machine.deadline == nil)
+        // Until the user speaks (here a refresh): the policy decides again, from the top.
+        rig.advance(.seconds(1))
+        let refreshed = rig.handle(.refresh)
+        #expect(!rig.machine.isYielding)
+        #expect(refreshed.routedTo == [headset.id])
+    }
+
     @Test func aDefaultRefusedForWantOfASessionManagerSetsNoDeviceAside() {
         var rig = MachineRig([speaker, headset], defaultSink: speaker.sinkName,
                              preferences: PreferenceList([.kind(.bluetooth), .kind(.speakerphone)]))

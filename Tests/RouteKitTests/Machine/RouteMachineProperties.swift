@@ -2,25 +2,26 @@ import PropertyBased
 @testable import RouteKit
 import Testing
 
-/// The engine's loop waits until the machine's deadline, and after each turn it has told the
-/// machine the time (``RouteMachine/deadlinePassed(now:)``). A deadline still in the past
-/// after that is one nothing will clear: the loop would wake for it without pause (found
-/// twice on 30 November: the missed-default check while disconnected, a recheck in
-/// application scope). Random runs of plugs, unplugs, the server confirming or refusing a
-/// switch or the microphone's mute, someone else's defaults, commands, connection losses and
-/// the passing of time, in both scopes, with and without a hold-off for new devices. (30 000
-/// runs, tried once, found nothing more; each deadline kind was met: a switch's, a refused
-/// mute's retry, a hold-off's end.)
-@Suite("Route machine: no deadline left in the past")
-struct RouteMachineDeadlineProperties {
+/// Properties of the route machine over random runs: plugs, unplugs, the server confirming or
+/// refusing a switch or the microphone's mute, someone else's defaults, commands, connection
+/// losses and the passing of time, in both scopes, with and without a hold-off for new devices.
+@Suite("Route machine: properties over random runs")
+struct RouteMachineProperties {
     /// What happens next, as a step of a generated run.
     enum Step: Int, CaseIterable {
         case wait100ms, wait600ms, wait3s, plugHeadset, unplugHeadset, plugEarpiece, unplugEarpiece
         case serverDoesWhatWasAsked, someoneElsePicksSpeaker, preferBluetooth, preferEarpiece
         case callAudioOn, callAudioOff, speakerOn, loseConnection, restoreConnection
         case serverRefusesWhatWasAsked, muteMicrophone, unmuteMicrophone, serverRefusesMute
+        case preferBluetoothThenEarpiece
     }
 
+    /// The engine's loop waits until the machine's deadline, and after each turn it has told the
+    /// machine the time (``RouteMachine/deadlinePassed(now:)``). A deadline still in the past
+    /// after that is one nothing will clear: the loop would wake for it without pause (found
+    /// twice on 30 November: the missed-default check while disconnected, a recheck in
+    /// application scope). (30 000 runs, tried once, found nothing more; each deadline kind was
+    /// met: a switch's, a refused mute's retry, a hold-off's end.)
     @Test("after each turn the machine's deadline is in the future, or there is none")
     func noPastDeadline() async {
         let steps = Gen.int(in: 0...(Step.allCases.count - 1)).array(of: 1...40)
@@ -30,6 +31,27 @@ struct RouteMachineDeadlineProperties {
                 run.take(Step(rawValue: code) ?? .wait100ms)
                 if let past = run.deadlineInThePast() {
                     Issue.record("after steps \(codes.compactMap(Step.init)) (system scope: \(isSystemScope), hold-off: \(holdsOff)) the deadline is \(past) past")
+                    return
+                }
+            }
+        }
+    }
+
+    /// Yielding is following someone else's default: a turn that announces it yields asks for no
+    /// switch, and leaves the machine yielding (found on 30 November: the switch that met the
+    /// override limit at its deadline fell through to the next device of the list while the
+    /// machine announced it yielded). Runs as above, with more time passing.
+    @Test("a turn that yields asks for no switch and leaves the machine yielding")
+    func yieldingSwitchesNothing() async {
+        // A yield takes three switches missed at their deadlines within the override window:
+        // codes past the steps are three seconds passing, a quarter of all steps.
+        let steps = Gen.int(in: 0...(Step.allCases.count * 4 / 3)).array(of: 1...24)
+        await propertyCheck(count: 2000, input: steps, Gen.bool) { codes, isSystemScope in
+            var run = Run(isSystemScope: isSystemScope, holdOff: .zero)
+            for code in codes {
+                run.take(Step(rawValue: code) ?? .wait3s)
+                if run.yieldedInLastStep, !run.switchesAskedInLastStep.isEmpty || !run.rig.machine.isYielding {
+                    Issue.record("after steps \(codes.map { Step(rawValue: $0) ?? .wait3s }) (system scope: \(isSystemScope)) the machine yielded, yet asked for \(run.switchesAskedInLastStep) and is \(run.rig.machine.phase)")
                     return
                 }
             }
@@ -46,6 +68,10 @@ struct RouteMachineDeadlineProperties {
         var asked: [RoutePlan] = []
         var plugged: Set<AudioDevice.ID> = []
         var isConnected = true
+        /// The devices the last step's inputs asked to switch to (a route or a profile).
+        var switchesAskedInLastStep: [AudioDevice.ID] = []
+        /// Whether the last step's inputs announced that the machine yields.
+        var yieldedInLastStep = false
 
         init(isSystemScope: Bool, holdOff: Duration) {
             var configuration = RouteMachine.Configuration()
@@ -58,6 +84,8 @@ struct RouteMachineDeadlineProperties {
         }
 
         mutating func take(_ step: Step) {
+            switchesAskedInLastStep.removeAll()
+            yieldedInLastStep = false
             switch step {
             case .wait100ms: rig.advance(.milliseconds(100))
             case .wait600ms: rig.advance(.milliseconds(600))
@@ -73,6 +101,8 @@ struct RouteMachineDeadlineProperties {
                 if isConnected { take(rig.serverSetsDefaults(sink: speaker.sinkName)) }
             case .preferBluetooth: take(rig.handle(.setPreferences(PreferenceList([.kind(.bluetooth), .kind(.speakerphone)]))))
             case .preferEarpiece: take(rig.handle(.setPreferences(PreferenceList([.kind(.earpiece), .kind(.speakerphone)]))))
+            case .preferBluetoothThenEarpiece:
+                take(rig.handle(.setPreferences(PreferenceList([.kind(.bluetooth), .kind(.earpiece), .kind(.speakerphone)]))))
             case .callAudioOn: take(rig.handle(.callAudio(true)))
             case .callAudioOff: take(rig.handle(.callAudio(false)))
             case .speakerOn: take(rig.handle(.setSpeaker(.on)))
@@ -133,6 +163,8 @@ struct RouteMachineDeadlineProperties {
 
         private mutating func take(_ actions: [RouteAction]) {
             asked += actions.plans
+            switchesAskedInLastStep += actions.routedTo + actions.profileSelections.map(\.device)
+            if actions.events.contains(where: { if case .yielded = $0 { true } else { false } }) { yieldedInLastStep = true }
         }
     }
 }
