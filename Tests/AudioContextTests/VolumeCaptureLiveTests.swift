@@ -40,13 +40,16 @@ struct VolumeCaptureLiveTests {
                 #expect(await events.next() == .pressed(.mute, sink: "ctx_main"))
                 try await rig.waitForLevel("ctx_main", "unmuted again") { $0 == original }
 
-                // Three quick presses (each pactl runs as soon as the one before exits): each is
-                // seen, and no echo of a restore is taken for a press the other way. pactl reads
-                // the volume and writes it plus a step: when the machine is so loaded that a
-                // press reads the level the press before left, before it is put back, that step
+                // Three quick presses (each pactl runs as soon as the one before exits): no echo
+                // of a restore is taken for a press the other way, and the presses are seen. pactl
+                // reads the volume and writes it plus a step: when the machine is so loaded that
+                // a press reads the level the press before left, before it is put back, that step
                 // is seen twice (Docs/Context.md, "Volume buttons"), so more ups may come, and
-                // nothing else. Fewer only when the server applies a press's write just before
-                // the restore sent ahead of it, from another connection (listed flaky).
+                // nothing else. That each one counts is not asserted here: a press whose write the
+                // server applies just before the restore sent ahead of it (another connection)
+                // is undone before any reading shows it, a race observe-and-restore cannot close
+                // (seen once, two of three). Counting quick presses, read one by one or merged,
+                // is VolumeCaptureMachineTests/quickPresses', on readings given to the machine.
                 for _ in 0..<3 { try await rig.pactl("set-sink-volume", "@DEFAULT_SINK@", "+5%") }
                 try await rig.pactl("set-sink-mute", "@DEFAULT_SINK@", "toggle")
                 var ups = 0
@@ -54,7 +57,7 @@ struct VolumeCaptureLiveTests {
                     #expect(event == .pressed(.up, sink: "ctx_main"), "only ups before the mute: no echo")
                     ups += 1
                 }
-                #expect(ups >= 3, "every quick press seen")
+                #expect(ups >= 1, "the quick presses seen")
                 try await rig.waitForLevel("ctx_main", "the held level again") { $0 == original }
 
                 // The default moves: ctx_main gets its level back, ctx_other is held.
