@@ -58,7 +58,8 @@ package struct Daemon {
         let calls = startup.configuration.calls
         let manager = AudioDeviceManager(
             server: client, scope: scope, preferences: await startup.preferences.effective,
-            configuredDefaults: ConfiguredDefaultsSource.reader(server: serverName), logger: logger)
+            configuredDefaults: ConfiguredDefaultsSource.reader(server: serverName),
+            mirrorsStreams: calls.detects, logger: logger)
         await manager.setAutomaticChoice(startup.configuration.automatic)
         await manager.setCallPreferences(calls.preferences)
         let mpris = await MPRISConnection.follower(enabled: bus.serves, logger: logger, report: write)

@@ -12,6 +12,8 @@ enum EngineInput: Sendable {
     /// The answer to the loop's reading of the default on a new connection
     /// (``MissedDefaultCheck``); nil when the reading failed.
     case newConnectionReading(NewConnectionReading?)
+    /// What a reading of streams for the mirror answered (``StreamTracker``).
+    case streamsRead(StreamTracker.Answer)
 }
 
 extension EngineInput {

@@ -46,11 +46,14 @@ struct EngineLoop: Sendable {
     /// A change of the defaults came while the reading was out: this connection hears of
     /// it anyway, and the reading may predate it.
     private var defaultsChangedDuringReading = false
+    /// The streams for the mirror, when the manager mirrors them (``ServerMirror/streams``).
+    private var streams: StreamTracker?
 
     init(core: ManagerCore, queue: InputQueue<EngineInput>, server: any AudioServer, timings: TimingRecorder,
          performer: RouteActionPerformer, logger: Logger, tracker: DeviceTracker, serverIsPipeWire: Bool,
-         fallback: (any FallbackArming)? = nil) {
+         fallback: (any FallbackArming)? = nil, mirrorsStreams: Bool = false) {
         self.core = core
+        streams = mirrorsStreams ? StreamTracker() : nil
         self.fallback = fallback
         // A missed default matters where the engine routes by the defaults.
         if case .system = performer.scope { checksMissedDefaults = serverIsPipeWire } else { checksMissedDefaults = false }
@@ -75,6 +78,7 @@ struct EngineLoop: Sendable {
         // The loop's readings run here, their answers coming back through the queue; those
         // still out when the loop ends are cancelled.
         await withDiscardingTaskGroup { readings in
+            startStreamReadings(in: &readings)
             while !Task.isCancelled {
                 // The check starts only when connected and no reading is out; until then its
                 // time, maybe past, is no reason to wake (a past one would spin the loop).
@@ -121,6 +125,7 @@ struct EngineLoop: Sendable {
         var commands: [(RouteCommand, CommandTicket)] = []
         var becameReady = false
         var reading: NewConnectionReading??
+        var streamAnswers: [StreamTracker.Answer] = []
         // The connection's states other than ready, in the order they came.
         var connectionStates: [ConnectionState] = []
         clock = BatchClock()
@@ -138,6 +143,8 @@ struct EngineLoop: Sendable {
                 }
             case .newConnectionReading(let answer):
                 reading = .some(answer)
+            case .streamsRead(let answer):
+                streamAnswers.append(answer)
             case .server(.connectionStateChanged(let state), _):
                 if state == .ready {
                     becameReady = true
@@ -165,6 +172,7 @@ struct EngineLoop: Sendable {
             mirrorMayHaveChanged = true
             isConnected = false
             resyncDue = nil
+            _ = streams?.connectionChanged()
             for state in connectionStates {
                 actions += core.machine { $0.connectionChanged(to: state) }
             }
@@ -207,11 +215,24 @@ struct EngineLoop: Sendable {
         actions += core.machine { $0.deadlinePassed(now: ContinuousClock.now) }
         await perform(actions)
         armStandingFallback()
+        // The streams' readings start only now, behind the turn's requests.
+        if streams != nil {
+            for answer in streamAnswers where streams?.apply(answer) == true { mirrorMayHaveChanged = true }
+            var startsLane = false
+            if isConnected, !streamEvents.isEmpty, let taken = streams?.take(streamEvents) {
+                if taken.changed { mirrorMayHaveChanged = true }
+                startsLane = taken.startReading
+            }
+            if isConnected { startStreamReadings(in: &readings, lane: startsLane) }
+        }
         // After the switch: followers of the mirror compute from it, never ahead of routing.
-        // Only a batch that read the server or changed the connection can have changed it.
+        // Only a batch that read the server, changed the connection or read streams can have
+        // changed it.
         if mirrorMayHaveChanged {
             mirrorMayHaveChanged = false
-            core.publish(tracker.mirror(isConnected: isConnected))
+            var mirror = tracker.mirror(isConnected: isConnected)
+            mirror.streams = streams?.published
+            core.publish(mirror)
         }
         if isConnected, !streamEvents.isEmpty { await followStreams(streamEvents) }
         if core.withShared({ $0.machine.isSettled }) {
@@ -219,6 +240,30 @@ struct EngineLoop: Sendable {
             tickets.removeAll()
         }
         return true
+    }
+
+    /// Starts the stream readings the mirror needs (``StreamTracker``): every stream, when
+    /// they were not read on this connection yet and no such reading is out; and the lane's
+    /// one reader, when `startsLane` says none runs. Their answers come back through the queue.
+    private mutating func startStreamReadings(in readings: inout DiscardingTaskGroup, lane startsLane: Bool = false) {
+        guard streams != nil else { return }
+        let server = self.server
+        let queue = self.queue
+        if streams?.needsReadingAll == true, let (generation, place) = streams?.startAll() {
+            readings.addTask {
+                queue.push(.streamsRead(await StreamTracker.readAll(generation: generation, place: place, on: server)))
+            }
+        }
+        if startsLane, let lane = streams?.lane {
+            readings.addTask {
+                // One reading at a time; what is announced meanwhile is read right after it.
+                while true {
+                    let due = lane.next()
+                    if due.isEmpty { break }
+                    queue.push(.streamsRead(await StreamTracker.read(due, on: server)))
+                }
+            }
+        }
     }
 
     /// Arms the standing fallback with what the machine would take if the route's sink went
@@ -310,6 +355,7 @@ struct EngineLoop: Sendable {
         do {
             tracker = try await DeviceTracker.read(from: server)
             followers = Followers()  // a new connection's indexes are new
+            _ = streams?.connectionChanged()
             resyncDue = nil
             isConnected = true
             let tracker = self.tracker

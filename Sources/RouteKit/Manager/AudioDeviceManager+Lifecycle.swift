@@ -154,7 +154,8 @@ extension AudioDeviceManager: Service {
             ? await server.openFallbackConnection(logger: logger) : nil
         var loop = EngineLoop(core: core, queue: queue, server: server, timings: timings,
                               performer: RouteActionPerformer(server: server, scope: scope, logger: logger), logger: logger,
-                              tracker: tracker, serverIsPipeWire: serverIsPipeWire, fallback: fallback)
+                              tracker: tracker, serverIsPipeWire: serverIsPipeWire, fallback: fallback,
+                              mirrorsStreams: mirrorsStreams)
         if let startReadingClient { loop.noteOwnReading(by: startReadingClient) }
         return (loop, actions)
     }
@@ -213,6 +214,7 @@ extension AudioDeviceManager: Service {
         core.withShared { shared in
             shared.stopSignal = nil
             shared.mirror.isConnected = false
+            shared.mirror.streams = nil
         }
         core.finishSubscribers()
     }

@@ -38,6 +38,8 @@ public final class AudioDeviceManager: Sendable {
     let configuredDefaultsStore: (any ConfiguredDefaultsStore)?
     /// How long stop() may spend putting things back before it gives up and says what is left.
     let restoreTimeout: Duration
+    /// Whether the mirror carries the server's streams (``ServerMirror/streams``).
+    let mirrorsStreams: Bool
     let core: ManagerCore
     let gate = LifecycleGate()
     let timings = TimingRecorder()
@@ -55,11 +57,17 @@ public final class AudioDeviceManager: Sendable {
     ///     server to confirm a new default.
     ///   - restoreTimeout: how long ``stop()`` may take to put things back (well inside
     ///     systemd's stop timeout).
+    ///   - mirrorsStreams: whether ``mirrors()`` carries the server's streams too
+    ///     (``ServerMirror/streams``), read by the manager's loop after each switch, for
+    ///     followers that watch them (``StreamCallDetector/init(manager:rule:logger:)``). The
+    ///     client must then hear of streams (`subscription` with `.streams`, or `.all`).
     ///   - logger: where the manager logs; it never bootstraps logging.
     public init(server: any AudioServer, scope: RouteScope = .system, preferences: [AudioPreference] = [],
                 configuredDefaults: (any ConfiguredDefaultsStore)? = nil, profileTimeout: Duration = .seconds(3),
-                restoreTimeout: Duration = .seconds(4), logger: Logger = Logger(label: "routekit.manager")) {
+                restoreTimeout: Duration = .seconds(4), mirrorsStreams: Bool = false,
+                logger: Logger = Logger(label: "routekit.manager")) {
         self.server = server
+        self.mirrorsStreams = mirrorsStreams
         self.scope = scope
         self.configuredDefaultsStore = configuredDefaults
         self.restoreTimeout = restoreTimeout
@@ -122,9 +130,11 @@ public final class AudioDeviceManager: Sendable {
         core.subscribe()
     }
 
-    /// The server's devices and defaults as the manager reads them: the mirror now, then each
-    /// change, after the switch it caused, until ``stop()``. Following it costs the server no
-    /// request: the manager reads each changed object once per batch of events, for routing.
+    /// The server's devices and defaults (and its streams, for a manager made with
+    /// `mirrorsStreams`) as the manager reads them: the mirror now, then each change, after
+    /// the switch it caused, until ``stop()``. Following it costs the server no request of the
+    /// follower's own: the manager reads each changed device once per batch of events, for
+    /// routing, and each changed stream once per burst, after the switch.
     /// A follower that falls behind gets the newest mirror only.
     public func mirrors() -> AsyncStream<ServerMirror> {
         core.subscribeToMirror()

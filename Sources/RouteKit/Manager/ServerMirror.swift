@@ -1,9 +1,10 @@
 import PulseAudio
 
-/// The server's devices and defaults as the manager's loop last read them: one view, brought
-/// up to date a batch of events at a time with the lookups routing makes anyway, so that
-/// whatever only watches the defaults or a device's state (silent mode) reads nothing of its
-/// own. ``AudioDeviceManager/mirrors()`` gives it after each change.
+/// The server's devices and defaults (and, when the manager mirrors them, its streams) as the
+/// manager's loop last read them: one view, brought up to date a batch of events at a time,
+/// so that whatever only watches the defaults, a device's state (silent mode) or the streams
+/// (call detection) reads nothing of its own. ``AudioDeviceManager/mirrors()`` gives it after
+/// each change.
 ///
 /// A mirror says nothing of when its readings were answered against a follower's own
 /// requests: one handed on after a follower's request was answered may still carry what the
@@ -23,11 +24,32 @@ public struct ServerMirror: Sendable, Equatable {
     public var defaultSinkName: String?
     /// The default source's name; nil when none is set.
     public var defaultSourceName: String?
+    /// The streams, for a manager made to mirror them (`mirrorsStreams`), once it has read
+    /// them all on its connection; nil before that, while disconnected, and for a manager
+    /// that does not mirror them.
+    public var streams: Streams?
+
+    /// The server's streams as the manager's loop last read them: each read once per burst of
+    /// its events, after the switch those events may cause.
+    public struct Streams: Sendable, Equatable {
+        /// The sink inputs (playback), by index.
+        public var playback: [UInt32: SinkInputInfo]
+        /// The source outputs (recording), by index.
+        public var capture: [UInt32: SourceOutputInfo]
+
+        /// Streams from their parts; by default, none.
+        public init(playback: [UInt32: SinkInputInfo] = [:], capture: [UInt32: SourceOutputInfo] = [:]) {
+            self.playback = playback
+            self.capture = capture
+        }
+    }
 
     /// A mirror from its parts; by default, nothing read and not connected.
     public init(isConnected: Bool = false, sinks: [UInt32: SinkInfo] = [:], sources: [UInt32: SourceInfo] = [:],
-                cards: [UInt32: CardInfo] = [:], defaultSinkName: String? = nil, defaultSourceName: String? = nil) {
+                cards: [UInt32: CardInfo] = [:], defaultSinkName: String? = nil, defaultSourceName: String? = nil,
+                streams: Streams? = nil) {
         self.isConnected = isConnected
+        self.streams = streams
         self.sinks = sinks
         self.sources = sources
         self.cards = cards

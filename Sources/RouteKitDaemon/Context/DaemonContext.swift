@@ -48,7 +48,9 @@ package final class DaemonContext: ContextControl, Service {
          logger: Logger) {
         self.mpris = mpris
         self.manager = manager
-        callDetector = calls.detects ? StreamCallDetector(server: client, rule: calls.detection, logger: logger) : nil
+        // The detector follows the streams the manager mirrors (it is made with
+        // `mirrorsStreams` when detection is on): no reading of its own.
+        callDetector = calls.detects ? StreamCallDetector(manager: manager, rule: calls.detection, logger: logger) : nil
         mediaGuard = MediaGuard(server: client, manager: manager, players: mpris.map { [$0] } ?? [], settings: settings,
                                 logger: logger)
         ringing = RingtoneFollower(server: client, manager: manager, settings: calls.ringingSettings(privateKinds: settings.privateKinds),

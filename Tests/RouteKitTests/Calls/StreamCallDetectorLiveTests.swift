@@ -5,14 +5,15 @@ import TestSupport
 import Testing
 
 /// Call detection on real servers: a softphone that never talks to RouteKit, seen from the
-/// detector's events as the engine would see them.
+/// detector's events as the engine would see them; the detector reading the streams on its
+/// own connection, and following a manager's mirror (as the daemon runs it).
 @Suite("Calls detected from streams on real servers")
 struct StreamCallDetectorLiveTests {
     @Test("a softphone's phone-role playback and capture start a call with their streams; its end ends the call after the hold",
-          .timeLimit(.minutes(1)), arguments: SoundServerKind.allCases)
-    func callStartsAndEnds(kind: SoundServerKind) async throws {
+          .timeLimit(.minutes(1)), arguments: SoundServerKind.allCases, DetectionRig.Source.allCases)
+    func callStartsAndEnds(kind: SoundServerKind, source: DetectionRig.Source) async throws {
         let rule = CallDetectionRule()
-        try await DetectionRig.run(kind, rule: rule) { rig in
+        try await DetectionRig.run(kind, source: source, rule: rule) { rig in
             let softphone = try await rig.softphone()
             let started = try await rig.log.next("the call started", after: 0) { if case .started = $0 { true } else { false } }
             guard case .started(let call) = started else { return }
@@ -36,9 +37,9 @@ struct StreamCallDetectorLiveTests {
     }
 
     @Test("a softphone that opens its microphone and speaker for 200 ms to probe them is no call; the call it makes next is",
-          .timeLimit(.minutes(1)), arguments: SoundServerKind.allCases)
-    func probeIsNoCall(kind: SoundServerKind) async throws {
-        try await DetectionRig.run(kind, rule: CallDetectionRule()) { rig in
+          .timeLimit(.minutes(1)), arguments: SoundServerKind.allCases, DetectionRig.Source.allCases)
+    func probeIsNoCall(kind: SoundServerKind, source: DetectionRig.Source) async throws {
+        try await DetectionRig.run(kind, source: source, rule: CallDetectionRule()) { rig in
             let probe = try await rig.softphone()
             _ = try await rig.streams(of: probe)
             // The probe's own length: it is the stimulus, not a wait for something to happen.
@@ -62,15 +63,26 @@ struct StreamCallDetectorLiveTests {
     }
 }
 
-/// A sandboxed server with a speaker, a detector running on its own connection, the events it
-/// told, and an observer connection.
+/// A sandboxed server with a speaker, a detector running on its own connection or following a
+/// manager's mirror there, the events it told, and an observer connection.
 struct DetectionRig: Sendable {
+    /// Where the detector gets the streams.
+    enum Source: CaseIterable, Sendable, CustomTestStringConvertible {
+        /// It reads them on its own connection.
+        case ownConnection
+        /// It follows the mirror of a manager on that connection, made with `mirrorsStreams`.
+        case managerMirror
+
+        var testDescription: String { self == .ownConnection ? "own connection" : "manager's mirror" }
+    }
+
     let server: SandboxServer
     let detector: StreamCallDetector
     let observer: PulseClient
     let log: RecordedEvents<DetectedCallEvent>
 
-    static func run(_ kind: SoundServerKind, rule: CallDetectionRule, _ body: (DetectionRig) async throws -> Void) async throws {
+    static func run(_ kind: SoundServerKind, source: Source = .ownConnection, rule: CallDetectionRule,
+                    _ body: (DetectionRig) async throws -> Void) async throws {
         try await SandboxServer.withServer(kind) { server in
             let client = PulseClient(configuration: .init(server: server.serverAddress, applicationName: "routekit-detection"))
             let observer = PulseClient(configuration: .init(server: server.serverAddress, applicationName: "routekit-observer"))
@@ -82,14 +94,24 @@ struct DetectionRig: Sendable {
             try await observer.connect()
             _ = try await server.loadNullSink(name: "speaker", properties: ["device.description": "Speaker"])
             try await waitUntil("the speaker listed", observer: observer) { try await observer.sink(named: "speaker") != nil }
-            let detector = StreamCallDetector(server: client, rule: rule, logger: LiveManagerRig.quietLogger)
+            let manager = source == .managerMirror
+                ? AudioDeviceManager(server: client, mirrorsStreams: true, logger: LiveManagerRig.quietLogger) : nil
+            try await manager?.start()
+            let detector = manager.map { StreamCallDetector(manager: $0, rule: rule, logger: LiveManagerRig.quietLogger) }
+                ?? StreamCallDetector(server: client, rule: rule, logger: LiveManagerRig.quietLogger)
             let log = RecordedEvents<DetectedCallEvent>()
             await log.follow(detector.events())
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask { await detector.run() }
-                defer { group.cancelAll() }
-                try await body(DetectionRig(server: server, detector: detector, observer: observer, log: log))
+            do {
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    group.addTask { await detector.run() }
+                    defer { group.cancelAll() }
+                    try await body(DetectionRig(server: server, detector: detector, observer: observer, log: log))
+                }
+            } catch {
+                await manager?.stop()
+                throw error
             }
+            await manager?.stop()
         }
     }
 

@@ -252,7 +252,7 @@ final class LiveManagerRig: Sendable {
     ///
     /// `wrap` puts something between the manager and its connection (see `InterposingServer`).
     static func run(_ kind: SoundServerKind, scope: RouteScope = .system, preferences: [AudioPreference],
-                    wrap: (@Sendable (PulseClient) -> any AudioServer)? = nil,
+                    mirrorsStreams: Bool = false, wrap: (@Sendable (PulseClient) -> any AudioServer)? = nil,
                     _ body: @Sendable (LiveManagerRig) async throws -> Void) async throws {
         try await SandboxServer.withServer(kind) { server in
             let managerClient = PulseClient(configuration: .init(server: server.serverAddress, applicationName: "routekit-manager"))
@@ -267,7 +267,7 @@ final class LiveManagerRig: Sendable {
             var logger = quietLogger
             logger[metadataKey: "rig"] = "\(kind):\(server.directory.split(separator: "/").last ?? "")"
             let manager = AudioDeviceManager(server: wrap?(managerClient) ?? managerClient, scope: scope,
-                                             preferences: preferences, logger: logger)
+                                             preferences: preferences, mirrorsStreams: mirrorsStreams, logger: logger)
             let recorder = await RouteEventRecorder.recording(manager)
             let rig = LiveManagerRig(server: server, managerClient: managerClient, observer: observer,
                                      manager: manager, recorder: recorder)

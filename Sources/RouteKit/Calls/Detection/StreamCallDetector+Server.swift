@@ -8,17 +8,17 @@ extension StreamCallDetector {
     /// reads due then (playback and capture side by side, each as one list when many:
     /// ``StreamBatchReading``); one reading at a time, the streams announced while it runs
     /// read a moment after it. Everything is read again when the connection comes back.
-    func followServer(into queue: InputQueue<CallDetectionInput>) async {
+    func followServer(_ server: any AudioServer, into queue: InputQueue<CallDetectionInput>) async {
         let events = server.events()
         let pending = ReadingLane<CallStream.Key>()
-        await readEverything(into: queue)
+        await Self.readEverything(server, into: queue)
         await withDiscardingTaskGroup { reads in
             var place: UInt64 = 0
             for await event in events {
                 place += 1
                 switch event {
                 case .connectionStateChanged(.ready):
-                    reads.addTask { await self.readEverything(into: queue) }
+                    reads.addTask { await Self.readEverything(server, into: queue) }
                 case .connectionStateChanged:
                     break
                 case .subscription(let change):
@@ -36,7 +36,7 @@ extension StreamCallDetector {
                                     for direction in [CallStream.Direction.playback, .capture] {
                                         let asked = due.filter { $0.key.direction == direction }
                                         guard !asked.isEmpty else { continue }
-                                        batch.addTask { await self.read(direction, asked, into: queue) }
+                                        batch.addTask { await Self.read(direction, asked, on: server, into: queue) }
                                     }
                                 }
                             }
@@ -57,9 +57,8 @@ extension StreamCallDetector {
     }
 
     /// Reads the streams of `direction` that `reads` names, each answer placed at its newest event.
-    private func read(_ direction: CallStream.Direction, _ reads: [(key: CallStream.Key, place: UInt64)],
-                      into queue: InputQueue<CallDetectionInput>) async {
-        let server = self.server
+    private static func read(_ direction: CallStream.Direction, _ reads: [(key: CallStream.Key, place: UInt64)],
+                             on server: any AudioServer, into queue: InputQueue<CallDetectionInput>) async {
         do {
             let read: [(index: UInt32, stream: CallStream?)] = switch direction {
             case .playback:
@@ -79,7 +78,7 @@ extension StreamCallDetector {
         }
     }
 
-    private func readEverything(into queue: InputQueue<CallDetectionInput>) async {
+    private static func readEverything(_ server: any AudioServer, into queue: InputQueue<CallDetectionInput>) async {
         do {
             async let playback = server.sinkInputs()
             async let capture = server.sourceOutputs()

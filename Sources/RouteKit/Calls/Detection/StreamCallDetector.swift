@@ -9,11 +9,21 @@ import PulseAudio
 /// tells what the machine decided.
 ///
 /// ``run()`` follows the server until its task is cancelled, then ends every call it had
-/// started. `server` must hear about sink inputs and source outputs (a `PulseClient`
-/// subscribed to `.streams` or `.all`). It reads each stream once per burst of its events
-/// and wakes for nothing else than an event or the machine's next deadline.
+/// started. Beside an ``AudioDeviceManager`` made with `mirrorsStreams`, it follows the
+/// manager's mirror and reads nothing of its own (``init(manager:rule:logger:)``); alone, it
+/// reads each stream once per burst of its events on its server, which must hear about sink
+/// inputs and source outputs (a `PulseClient` subscribed to `.streams` or `.all`). It wakes
+/// for nothing else than an event, a mirror or the machine's next deadline.
 public final class StreamCallDetector: Sendable {
-    let server: any AudioServer
+    /// Where the streams come from.
+    enum Source: Sendable {
+        /// Read from the server's events.
+        case server(any AudioServer)
+        /// The manager's mirror.
+        case manager(AudioDeviceManager)
+    }
+
+    let source: Source
     private let logger: Logger
     private let shared: LockedValue<Shared>
 
@@ -25,10 +35,21 @@ public final class StreamCallDetector: Sendable {
         var isFinished = false
     }
 
-    /// A detector over `server`, deciding by `rule`.
+    /// A detector over `server`, deciding by `rule`: it reads the streams itself.
     public init(server: any AudioServer, rule: CallDetectionRule = CallDetectionRule(),
                 logger: Logger = Logger(label: "routekit.calls.detection")) {
-        self.server = server
+        self.source = .server(server)
+        self.logger = logger
+        self.shared = LockedValue(Shared(rule: rule))
+    }
+
+    /// A detector over the streams `manager` mirrors (it must be made with `mirrorsStreams`:
+    /// otherwise the mirror carries none, and nothing is detected), deciding by `rule`. It
+    /// asks the server nothing, and sees a stream once the manager's loop has read it, after
+    /// the switch its event may have caused.
+    public init(manager: AudioDeviceManager, rule: CallDetectionRule = CallDetectionRule(),
+                logger: Logger = Logger(label: "routekit.calls.detection")) {
+        self.source = .manager(manager)
         self.logger = logger
         self.shared = LockedValue(Shared(rule: rule))
     }
@@ -71,7 +92,13 @@ public final class StreamCallDetector: Sendable {
         var machine = CallDetectionMachine(rule: rule)
         var order = ReadingOrder<CallStream.Key>()
         await withDiscardingTaskGroup { group in
-            group.addTask { await self.followServer(into: queue) }
+            switch source {
+            case .server(let server):
+                group.addTask { await self.followServer(server, into: queue) }
+            case .manager(let manager):
+                let mirrors = manager.mirrors()
+                group.addTask { await Self.followMirrors(mirrors, into: queue) }
+            }
             while !Task.isCancelled {
                 guard let batch = await queue.nextBatch(until: machine.deadline) else { break }
                 let now = ContinuousClock.now
