@@ -78,7 +78,7 @@ struct EngineLoop: Sendable {
         // The loop's readings run here, their answers coming back through the queue; those
         // still out when the loop ends are cancelled.
         await withDiscardingTaskGroup { readings in
-            startStreamReadings(in: &readings)
+            startStreamReadings(in: &readings, all: true)
             while !Task.isCancelled {
                 // The check starts only when connected and no reading is out; until then its
                 // time, maybe past, is no reason to wake (a past one would spin the loop).
@@ -177,9 +177,11 @@ struct EngineLoop: Sendable {
                 actions += core.machine { $0.connectionChanged(to: state) }
             }
         }
+        var resynchronized = false
         if becameReady || (resyncDue.map { now >= $0 } ?? false) {
             mirrorMayHaveChanged = true
             actions += await resynchronize()
+            resynchronized = isConnected
         } else if isConnected, !subscriptions.isEmpty {
             mirrorMayHaveChanged = true
             // Outputs first: a new or changed source (a monitor, a microphone) is looked up
@@ -215,15 +217,21 @@ struct EngineLoop: Sendable {
         actions += core.machine { $0.deadlinePassed(now: ContinuousClock.now) }
         await perform(actions)
         armStandingFallback()
-        // The streams' readings start only now, behind the turn's requests.
+        // The streams' readings start only now, behind the turn's requests. Everything is
+        // read again on a new connection, or after a failed reading of it with the next
+        // stream event: never at once after a failure, which could repeat without pause.
         if streams != nil {
-            for answer in streamAnswers where streams?.apply(answer) == true { mirrorMayHaveChanged = true }
+            for answer in streamAnswers {
+                if streams?.apply(answer) == true { mirrorMayHaveChanged = true }
+            }
             var startsLane = false
             if isConnected, !streamEvents.isEmpty, let taken = streams?.take(streamEvents) {
                 if taken.changed { mirrorMayHaveChanged = true }
                 startsLane = taken.startReading
             }
-            if isConnected { startStreamReadings(in: &readings, lane: startsLane) }
+            if isConnected {
+                startStreamReadings(in: &readings, all: resynchronized || !streamEvents.isEmpty, lane: startsLane)
+            }
         }
         // After the switch: followers of the mirror compute from it, never ahead of routing.
         // Only a batch that read the server, changed the connection or read streams can have
@@ -242,14 +250,15 @@ struct EngineLoop: Sendable {
         return true
     }
 
-    /// Starts the stream readings the mirror needs (``StreamTracker``): every stream, when
-    /// they were not read on this connection yet and no such reading is out; and the lane's
-    /// one reader, when `startsLane` says none runs. Their answers come back through the queue.
-    private mutating func startStreamReadings(in readings: inout DiscardingTaskGroup, lane startsLane: Bool = false) {
+    /// Starts the stream readings the mirror needs (``StreamTracker``): when `all`, every
+    /// stream, if they were not read on this connection yet and no such reading is out; and
+    /// the lane's one reader, when `startsLane` says none runs. Their answers come back
+    /// through the queue.
+    private mutating func startStreamReadings(in readings: inout DiscardingTaskGroup, all: Bool, lane startsLane: Bool = false) {
         guard streams != nil else { return }
         let server = self.server
         let queue = self.queue
-        if streams?.needsReadingAll == true, let (generation, place) = streams?.startAll() {
+        if all, streams?.needsReadingAll == true, let (generation, place) = streams?.startAll() {
             readings.addTask {
                 queue.push(.streamsRead(await StreamTracker.readAll(generation: generation, place: place, on: server)))
             }
