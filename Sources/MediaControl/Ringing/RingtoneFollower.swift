@@ -8,9 +8,11 @@ import Synchronization
 /// while a call rings and a headset is in use, and puts them back when the ringing ends.
 ///
 /// Run it beside an ``AudioDeviceManager``: ``run()`` follows the manager's calls, route and
-/// devices, and, only while a call rings, the server's sinks and streams, until its task is
-/// cancelled; then it puts back what it moved. Decisions are ``RingtoneMachine``'s; this type
-/// performs them. Silent mode is told with ``update(silent:)``.
+/// devices, and the server's sinks and streams: from the manager's mirror when the manager
+/// mirrors streams (`mirrorsStreams`: nothing read of its own), else read from `server`, only
+/// while a call rings; until its task is cancelled, then it puts back what it moved.
+/// Decisions are ``RingtoneMachine``'s; this type performs them (moves and the combined sink,
+/// on `server`). Silent mode is told with ``update(silent:)``.
 public final class RingtoneFollower: Sendable {
     private let server: any RingingServer
     private let manager: AudioDeviceManager
@@ -58,8 +60,14 @@ public final class RingtoneFollower: Sendable {
         var machine = RingtoneMachine(settings: settings)
         _ = machine.silentModeChanged(isSilent)
         inputs.withLock { $0 = queue }
+        let mirrored = manager.mirrorsStreams
         await withDiscardingTaskGroup { group in
-            group.addTask { await self.followServer(into: queue) }
+            if mirrored {
+                let mirrors = manager.mirrors()
+                group.addTask { await Self.followMirrors(mirrors, into: queue) }
+            } else {
+                group.addTask { await self.followServer(into: queue) }
+            }
             group.addTask { await self.followManager(into: queue) }
             while !Task.isCancelled {
                 guard let batch = await queue.nextBatch() else { break }
@@ -68,7 +76,7 @@ public final class RingtoneFollower: Sendable {
                     logger.trace("ringing input: \(input)")
                     actions += input.apply(to: &machine)
                 }
-                let follows = machine.followsStreams
+                let follows = machine.followsStreams && !mirrored
                 if follows && !following.exchange(true, ordering: .relaxed) {
                     group.addTask { await self.readEverything(into: queue) }
                 } else if !follows {

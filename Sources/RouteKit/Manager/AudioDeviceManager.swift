@@ -38,8 +38,9 @@ public final class AudioDeviceManager: Sendable {
     let configuredDefaultsStore: (any ConfiguredDefaultsStore)?
     /// How long stop() may spend putting things back before it gives up and says what is left.
     let restoreTimeout: Duration
-    /// Whether the mirror carries the server's streams (``ServerMirror/streams``).
-    let mirrorsStreams: Bool
+    /// Whether ``mirrors()`` carries the server's streams (``ServerMirror/streams``): followers
+    /// that watch streams compute from them then, instead of reading the server.
+    public let mirrorsStreams: Bool
     let core: ManagerCore
     let gate = LifecycleGate()
     let timings = TimingRecorder()

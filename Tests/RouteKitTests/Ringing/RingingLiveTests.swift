@@ -5,15 +5,17 @@ import SoundServerSandbox
 import TestSupport
 import Testing
 
-/// Ringing on real servers: where a ringtone playing on a headset sounds while a call rings.
+/// Ringing on real servers: where a ringtone playing on a headset sounds while a call rings;
+/// the follower reading the server itself, and computing from a manager's mirror that
+/// carries the streams (`mirrored`, as in `routectl daemon`).
 @Suite("Ringing on real servers")
 struct RingingLiveTests {
     @Test("speaker: a ringtone on the headset moves to the speaker while the call rings and back once answered; music stays",
-          .timeLimit(.minutes(1)), arguments: SoundServerKind.allCases)
-    func ringsOnTheSpeaker(kind: SoundServerKind) async throws {
+          .timeLimit(.minutes(1)), arguments: SoundServerKind.allCases, [false, true])
+    func ringsOnTheSpeaker(kind: SoundServerKind, mirrored: Bool) async throws {
         let headset = ConventionDevice.bluetoothHeadset("bt_ring", "Ring Headset")
         let speaker = ConventionDevice.speakerphone()
-        try await LiveManagerRig.run(kind, preferences: [.kind(.bluetooth), .kind(.speakerphone)]) { rig in
+        try await LiveManagerRig.run(kind, preferences: [.kind(.bluetooth), .kind(.speakerphone)], mirrorsStreams: mirrored) { rig in
             try await rig.plug(speaker)
             try await rig.plug(headset)
             try await rig.start(expecting: headset)
@@ -40,11 +42,11 @@ struct RingingLiveTests {
     }
 
     @Test("both: the ringtone plays on a sink combining the speaker and the headset while ringing; after, it is back and the sink gone",
-          .timeLimit(.minutes(1)), arguments: SoundServerKind.allCases)
-    func ringsOnBoth(kind: SoundServerKind) async throws {
+          .timeLimit(.minutes(1)), arguments: SoundServerKind.allCases, [false, true])
+    func ringsOnBoth(kind: SoundServerKind, mirrored: Bool) async throws {
         let headset = ConventionDevice.wiredHeadset("usb_ring", "Ring USB Headset")
         let speaker = ConventionDevice.speakerphone()
-        try await LiveManagerRig.run(kind, preferences: [.kind(.wiredHeadset), .kind(.speakerphone)]) { rig in
+        try await LiveManagerRig.run(kind, preferences: [.kind(.wiredHeadset), .kind(.speakerphone)], mirrorsStreams: mirrored) { rig in
             try await rig.plug(speaker)
             try await rig.plug(headset)
             try await rig.start(expecting: headset)
@@ -69,11 +71,11 @@ struct RingingLiveTests {
     }
 
     @Test("a second call ringing during an active call: the ringtone stays with the call; once the first ends, it rings on the speaker",
-          .timeLimit(.minutes(1)), arguments: SoundServerKind.allCases)
-    func secondCallRingsInPlace(kind: SoundServerKind) async throws {
+          .timeLimit(.minutes(1)), arguments: SoundServerKind.allCases, [false, true])
+    func secondCallRingsInPlace(kind: SoundServerKind, mirrored: Bool) async throws {
         let headset = ConventionDevice.bluetoothHeadset("bt_ring2", "Ring Headset")
         let speaker = ConventionDevice.speakerphone()
-        try await LiveManagerRig.run(kind, preferences: [.kind(.bluetooth), .kind(.speakerphone)]) { rig in
+        try await LiveManagerRig.run(kind, preferences: [.kind(.bluetooth), .kind(.speakerphone)], mirrorsStreams: mirrored) { rig in
             try await rig.plug(speaker)
             try await rig.plug(headset)
             try await rig.start(expecting: headset)
