@@ -14,6 +14,10 @@ enum EngineInput: Sendable {
     case newConnectionReading(NewConnectionReading?)
     /// What a reading of streams for the mirror answered (``StreamTracker``).
     case streamsRead(StreamTracker.Answer)
+    /// A follower asks for the sinks named (and the defaults, when `defaults`) to be read
+    /// again, and for the first mirror that holds those readings
+    /// (``AudioDeviceManager/mirror(readingAgain:defaults:)``).
+    case readAgain(sinks: Set<String>, defaults: Bool, OneShotValue<ServerMirror>)
 }
 
 extension EngineInput {

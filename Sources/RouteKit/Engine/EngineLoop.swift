@@ -41,6 +41,8 @@ struct EngineLoop: Sendable {
     let checksMissedDefaults: Bool
     /// When that reading is due, if clients came or went since the last one.
     private var missedDefaultCheck = MissedDefaultCheck()
+    /// A lookup of this turn failed: what it was to read is not in the mirror.
+    private var followFailed = false
     /// A reading is out: its answer comes back as an input, and no other starts meanwhile.
     private var isReadingOut = false
     /// A change of the defaults came while the reading was out: this connection hears of
@@ -48,6 +50,8 @@ struct EngineLoop: Sendable {
     private var defaultsChangedDuringReading = false
     /// The streams for the mirror, when the manager mirrors them (``ServerMirror/streams``).
     private var streams: StreamTracker?
+    /// Followers waiting for sinks to be read again (``EngineInput/readAgain(sinks:defaults:_:)``).
+    private var rereads = Rereads()
 
     init(core: ManagerCore, queue: InputQueue<EngineInput>, server: any AudioServer, timings: TimingRecorder,
          performer: RouteActionPerformer, logger: Logger, tracker: DeviceTracker, serverIsPipeWire: Bool,
@@ -106,15 +110,23 @@ struct EngineLoop: Sendable {
         tickets.removeAll()
         settleUnhandled(carried)
         carried.removeAll()
+        rereads.answerAll(with: core.withShared { $0.mirror })
     }
 
     /// Inputs the loop will not act on (it is ending): their commands still change what the
     /// next run keeps, and their callers are let go.
     private func settleUnhandled(_ inputs: [EngineInput]) {
-        for case .command(let command, let ticket) in inputs {
-            let answer = core.machine { $0.handle(command, now: .now) }
-            if let refusal = answer.refusal { ticket.refuse(refusal) }
-            ticket.punch()
+        for input in inputs {
+            switch input {
+            case .command(let command, let ticket):
+                let answer = core.machine { $0.handle(command, now: .now) }
+                if let refusal = answer.refusal { ticket.refuse(refusal) }
+                ticket.punch()
+            case .readAgain(_, _, let answer):
+                answer.give(core.withShared { $0.mirror })
+            default:
+                continue
+            }
         }
     }
 
@@ -164,8 +176,16 @@ struct EngineLoop: Sendable {
                 return false
             case .command(let command, let ticket):
                 commands.append((command, ticket))
+            case .readAgain(let names, let defaults, let answer):
+                // Read as if each sink (and the server) had announced a change: the lookups go
+                // out now, after the follower's request was answered.
+                let indices = rereads.add(names, answer, among: tracker.state.sinks)
+                guard isConnected else { continue }
+                subscriptions += indices.map { SubscriptionEvent(facility: .sink, kind: .change, index: $0) }
+                if defaults { subscriptions.append(SubscriptionEvent(facility: .server, kind: .change, index: 0)) }
             }
         }
+        followFailed = false
         var actions: [RouteAction] = []
         let now = ContinuousClock.now
         if !connectionStates.isEmpty {
@@ -242,12 +262,27 @@ struct EngineLoop: Sendable {
             mirror.streams = streams?.published
             core.publish(mirror)
         }
+        answerRereads()
         if isConnected, !streamEvents.isEmpty { await followStreams(streamEvents) }
         if core.withShared({ $0.machine.isSettled }) {
             for ticket in tickets { ticket.punch() }
             tickets.removeAll()
         }
         return true
+    }
+
+    /// Answers the followers whose sinks this turn read again, with the mirror it handed on
+    /// (or the mirror as it is, disconnected: nothing can be read). A follower whose sink had
+    /// a lookup fail, or has an event waiting for the next turn (whose answer this turn's may
+    /// have overtaken), waits for the turn that reads it.
+    private mutating func answerRereads() {
+        guard !rereads.isEmpty else { return }
+        let mirror = core.withShared { $0.mirror }
+        guard isConnected else { return rereads.answerAll(with: mirror) }
+        guard !followFailed, resyncDue == nil else { return }
+        var waiting = Set<UInt32>()
+        for case .server(.subscription(let event), _) in carried where event.facility == .sink { waiting.insert(event.index) }
+        rereads.answer(with: mirror, exceptFor: waiting)
     }
 
     /// Starts the stream readings the mirror needs (``StreamTracker``): when `all`, every
@@ -402,11 +437,14 @@ struct EngineLoop: Sendable {
                 logger.trace("looked up", metadata: ["defaultSink": "\(tracker.defaultSinkName ?? "none")",
                                                      "changed": "\(!change.isEmpty)"])
             case .failure(let error as PulseError) where error.code == .connectionTerminated || error.code == .badState:
+                followFailed = true
                 return actions  // the resynchronization after reconnecting covers it
             case .failure(is CancellationError):
+                followFailed = true
                 return actions  // stopping
             case .failure(let error):
                 logger.warning("could not follow a change; reading the server again", metadata: ["error": "\(error)"])
+                followFailed = true
                 resyncDue = ContinuousClock.now
                 return actions
             }

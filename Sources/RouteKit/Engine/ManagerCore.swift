@@ -68,12 +68,16 @@ final class ManagerCore: Sendable {
         return stream
     }
 
-    /// Hands `mirror` to its followers, unless it is what they have.
+    /// Hands `mirror` to its followers with the next ``ServerMirror/revision``, unless its
+    /// content is what they have.
     func publish(_ mirror: ServerMirror) {
         shared.withLock { shared in
-            guard shared.mirror != mirror else { return }
-            shared.mirror = mirror
-            shared.mirrorSubscribers.yield(mirror)
+            var next = mirror
+            next.revision = shared.mirror.revision
+            guard shared.mirror != next else { return }
+            next.revision += 1
+            shared.mirror = next
+            shared.mirrorSubscribers.yield(next)
         }
     }
 

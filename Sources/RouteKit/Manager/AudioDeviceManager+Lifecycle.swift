@@ -113,9 +113,16 @@ extension AudioDeviceManager: Service {
         // Commands that came after the loop's last wake change only what the next run keeps.
         queue.finish()
         while let leftovers = await queue.nextBatch() {
-            for case .command(let command, let ticket) in leftovers {
-                _ = core.machine { $0.handle(command, now: .now) }
-                ticket.punch()
+            for input in leftovers {
+                switch input {
+                case .command(let command, let ticket):
+                    _ = core.machine { $0.handle(command, now: .now) }
+                    ticket.punch()
+                case .readAgain(_, _, let answer):
+                    answer.give(core.withShared { $0.mirror })
+                default:
+                    continue
+                }
             }
         }
         await finish()
@@ -215,6 +222,7 @@ extension AudioDeviceManager: Service {
             shared.stopSignal = nil
             shared.mirror.isConnected = false
             shared.mirror.streams = nil
+            shared.mirror.revision += 1
         }
         core.finishSubscribers()
     }

@@ -146,6 +146,28 @@ public final class AudioDeviceManager: Sendable {
         core.withShared { $0.mirror }
     }
 
+    /// Has the manager read the sinks named `sinks` (and the server's defaults, when
+    /// `defaults`) again and returns the first mirror that holds those readings: for a
+    /// follower that has just changed one of them (volume capture's restore) and must not take
+    /// a mirror read before its request landed for the server's answer to it, or that starts
+    /// and must not begin from a mirror a change the server already made has not reached yet.
+    /// Call it once the request is answered; then skip any mirror of ``mirrors()`` whose
+    /// ``ServerMirror/revision`` is lower than the one returned.
+    ///
+    /// A sink the manager does not know is not read. While the manager is disconnected, the
+    /// mirror returned says so (``ServerMirror/isConnected``); when it does not run, it is
+    /// ``mirror`` at once; when the calling task is cancelled, too.
+    public func mirror(readingAgain sinks: Set<String>, defaults: Bool = false) async -> ServerMirror {
+        let answer = OneShotValue<ServerMirror>()
+        let queued = core.withShared { shared -> Bool in
+            guard let inputs = shared.inputs else { return false }
+            inputs.push(.readAgain(sinks: sinks, defaults: defaults, answer))
+            return true
+        }
+        guard queued, let mirror = await answer.value() else { return mirror }
+        return mirror
+    }
+
     // MARK: Preferences and selection
 
     /// Replaces the whole preference list (its first entry becomes the preferred device, no

@@ -6,11 +6,15 @@ import PulseAudio
 /// (call detection) reads nothing of its own. ``AudioDeviceManager/mirrors()`` gives it after
 /// each change.
 ///
-/// A mirror says nothing of when its readings were answered against a follower's own
-/// requests: one handed on after a follower's request was answered may still carry what the
-/// server answered before that request landed. A follower that writes what it watches
-/// (volume capture's restores) must read for itself.
+/// A mirror handed on after a follower's request was answered may still carry what the
+/// server answered before that request landed. A follower that writes what it watches (volume
+/// capture's restores) asks the manager for the mirror that follows its request
+/// (``AudioDeviceManager/mirror(readingAgain:defaults:)``) and takes no mirror of an earlier
+/// ``revision`` after it.
 public struct ServerMirror: Sendable, Equatable {
+    /// The mirror's place among those the manager handed on: each new one has a higher
+    /// revision (0 before the first). Two mirrors with the same content may differ in it.
+    public var revision: UInt64
     /// Whether the manager's connection is up: while it is not, the rest is what was last
     /// seen, or empty before the first reading.
     public var isConnected: Bool
@@ -47,7 +51,8 @@ public struct ServerMirror: Sendable, Equatable {
     /// A mirror from its parts; by default, nothing read and not connected.
     public init(isConnected: Bool = false, sinks: [UInt32: SinkInfo] = [:], sources: [UInt32: SourceInfo] = [:],
                 cards: [UInt32: CardInfo] = [:], defaultSinkName: String? = nil, defaultSourceName: String? = nil,
-                streams: Streams? = nil) {
+                streams: Streams? = nil, revision: UInt64 = 0) {
+        self.revision = revision
         self.isConnected = isConnected
         self.streams = streams
         self.sinks = sinks
