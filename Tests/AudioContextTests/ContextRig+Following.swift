@@ -1,7 +1,7 @@
 import AudioContext
 import RouteKit
 
-/// What silent mode follows in a test: the server itself, or a running manager's mirror of it
+/// What silent mode or volume capture follows in a test: the server itself, or a running manager's mirror of it
 /// (as in the daemon).
 enum Following: String, CaseIterable, Sendable {
     /// It reads the server itself.
@@ -30,5 +30,13 @@ extension ContextRig {
     /// Silent mode on the rig's connection, following `manager` when there is one.
     func silentMode(following manager: AudioDeviceManager?) -> SilentModeMonitor {
         manager.map { SilentModeMonitor(manager: $0, logger: Self.logger) } ?? SilentModeMonitor(server: client, logger: Self.logger)
+    }
+}
+
+extension ContextRig {
+    /// Volume capture on the rig's connection, following `manager`'s mirror when there is one.
+    func capture(following manager: AudioDeviceManager?) -> VolumeButtonCapture {
+        manager.map { VolumeButtonCapture(manager: $0, server: client, logger: Self.logger) }
+            ?? VolumeButtonCapture(server: client, logger: Self.logger)
     }
 }

@@ -1,5 +1,7 @@
 import AudioContext
+import ConcurrencySupport
 import PulseAudio
+import RouteKit
 import RouteKitTesting
 import TestSupport
 import Testing
@@ -15,15 +17,22 @@ struct VolumeCaptureSimulatedTests {
         ChannelVolumes(volume.values.map { UInt32(Int($0) + steps * Int(step)) })
     }
 
-    @Test("a change is a press and is undone; the default moving hands capture over", .timeLimit(.minutes(1)))
-    func driver() async throws {
+    @Test("a change is a press and is undone; the default moving hands capture over; beside a manager, no read of its own",
+          .timeLimit(.minutes(1)), arguments: Following.allCases)
+    func driver(following: Following) async throws {
         let server = SimulatedServer()
+        defer { server.shutdown() }
         _ = try server.addSink(DeviceBlueprint(name: "speakers"))
         _ = try server.addSink(DeviceBlueprint(name: "headset"))
         try await server.setDefaultSink("speakers")
         try await server.setSinkVolume("speakers", Self.half)
         try await server.setSinkVolume("headset", ChannelVolumes(channelCount: 2, percent: 100))
-        let capture = VolumeButtonCapture(server: server, logger: ContextRig.logger)
+        // Beside a manager, capture's requests go through a server that counts its reads.
+        let manager = following == .manager ? AudioDeviceManager(server: server, logger: ContextRig.logger) : nil
+        try await manager?.start()
+        let ownServer = ReadCountingServer(server)
+        let capture = manager.map { VolumeButtonCapture(manager: $0, server: ownServer, logger: ContextRig.logger) }
+            ?? VolumeButtonCapture(server: server, logger: ContextRig.logger)
         let level = { @Sendable (name: String) async throws -> SinkLevel? in
             try await server.sinks().first { $0.name == name }.map { SinkLevel(volume: $0.volume, isMuted: $0.isMuted) }
         }
@@ -49,5 +58,166 @@ struct VolumeCaptureSimulatedTests {
         }
         #expect(try await level("headset") == SinkLevel(volume: ChannelVolumes(channelCount: 2, percent: 100), isMuted: false))
         #expect(try await level("speakers") == halfLevel)
+        await manager?.stop()
+        #expect(ownServer.reads == ReadCount(), "beside a manager, every reading is the manager's")
+    }
+}
+
+extension ReadCountingServer: VolumeControllingServer {
+    func setSinkMute(_ sink: String, muted: Bool) async throws { try await base.setSinkMute(sink, muted: muted) }
+    func setSinkVolume(_ sink: String, _ volume: ChannelVolumes) async throws { try await base.setSinkVolume(sink, volume) }
+    func setSinkInputMute(_ sinkInput: UInt32, muted: Bool) async throws { try await base.setSinkInputMute(sinkInput, muted: muted) }
+}
+
+/// Volume capture beside a manager, with a mirror read before capture's restore landed and
+/// handed on after capture asked for the sink to be read again: the phantom press it would
+/// make must not be reported.
+@Suite("Volume capture beside a manager: a stale mirror")
+struct VolumeCaptureStaleMirrorTests {
+    static let half = ChannelVolumes(channelCount: 2, percent: 50)
+
+    @Test("a mirror read before the restore landed, handed on after it, is no second press", .timeLimit(.minutes(1)))
+    func staleLookupIsNoPress() async throws {
+        let simulated = SimulatedServer()
+        defer { simulated.shutdown() }
+        _ = try simulated.addSink(DeviceBlueprint(name: "speakers"))
+        _ = try simulated.addSink(DeviceBlueprint(name: "headset"))
+        try await simulated.setDefaultSink("speakers")
+        try await simulated.setSinkVolume("speakers", Self.half)
+        let managed = HeldLookupsServer(simulated)
+        let manager = AudioDeviceManager(server: managed, logger: ContextRig.logger)
+        try await manager.start()
+        let requests = HeldRequestsServer(simulated)
+        let capture = VolumeButtonCapture(manager: manager, server: requests, logger: ContextRig.logger)
+        var mirrors = manager.mirrors().makeAsyncIterator()
+        let halfLevel = SinkLevel(volume: Self.half, isMuted: false)
+        try await capture.withCapture { events in
+            var events = events.makeAsyncIterator()
+            #expect(await events.next() == .capturing(sink: "speakers", original: halfLevel, held: halfLevel))
+
+            // A press; capture's restore is held before it reaches the server.
+            var restores = requests.hold()
+            try await simulated.setSinkVolume("speakers", VolumeCaptureSimulatedTests.raised(Self.half, by: 1))
+            #expect(await events.next() == .pressed(.up, sink: "speakers"))
+            _ = await restores.next()
+
+            // Another sink changes while the level is still raised: the manager's lookup of it
+            // is held, and the mirror it makes will still show the speakers raised.
+            var lookups = managed.holdSinkLookups()
+            try await simulated.setSinkVolume("headset", Self.half)
+            _ = await lookups.next()
+            // The restore lands and is answered, capture asks for the speakers to be read
+            // again, and only then does the held lookup's mirror come. The reading again is
+            // held until that mirror is handed on (a follower behind gets the newest only: the
+            // reading again's could replace it before capture takes it).
+            requests.release()
+            try await waitUntilLevel(simulated, halfLevel)
+            managed.releaseSinkLookups(keepHolding: true)
+            while let mirror = await mirrors.next(), mirror.sinks.values.first(where: { $0.name == "headset" })?.volume != Self.half {}
+            _ = await lookups.next()  // the reading again, asked
+            managed.releaseSinkLookups(keepHolding: false)
+
+            // The next event is this press, not an up from the stale reading.
+            try await simulated.setSinkVolume("speakers", VolumeCaptureSimulatedTests.raised(Self.half, by: -1))
+            #expect(await events.next() == .pressed(.down, sink: "speakers"))
+        }
+        await manager.stop()
+    }
+
+    /// Waits until `server` shows the speakers at `level` (capture's restore answered).
+    private func waitUntilLevel(_ server: SimulatedServer, _ level: SinkLevel) async throws {
+        let events = server.events()
+        let isThere = { @Sendable () async throws -> Bool in
+            try await server.sink(named: "speakers").map { SinkLevel(volume: $0.volume, isMuted: $0.isMuted) == level } ?? false
+        }
+        if try await isThere() { return }
+        for await _ in events where try await isThere() { return }
+    }
+}
+
+/// A simulated server whose sink lookups can be held (each reads the server when asked, and
+/// answers when released).
+final class HeldLookupsServer: ForwardingServer, Sendable {
+    let base: SimulatedServer
+    private struct State {
+        var release: OneShotValue<Bool>?
+        var asked: AsyncStream<UInt32>.Continuation?
+    }
+    private let state = LockedValue(State())
+
+    init(_ base: SimulatedServer) { self.base = base }
+
+    /// Holds sink lookups from now on; gives the index of each one held.
+    func holdSinkLookups() -> AsyncStream<UInt32>.Iterator {
+        let (stream, continuation) = AsyncStream.makeStream(of: UInt32.self)
+        state.withLock {
+            $0.release = OneShotValue()
+            $0.asked = continuation
+        }
+        return stream.makeAsyncIterator()
+    }
+
+    /// Answers the held lookups; those asked later are held too when `keepHolding`, else
+    /// answered at once.
+    func releaseSinkLookups(keepHolding: Bool) {
+        let release = state.withLock { state in
+            defer { state.release = keepHolding ? OneShotValue() : nil }
+            return state.release
+        }
+        release?.give(true)
+    }
+
+    func sink(at index: UInt32) async throws -> SinkInfo? {
+        let answer = try await base.sink(at: index)
+        let (release, asked) = state.withLock { ($0.release, $0.asked) }
+        if let release {
+            asked?.yield(index)
+            _ = await release.value()
+        }
+        return answer
+    }
+}
+
+/// A simulated server whose volume requests can be held before they reach it.
+final class HeldRequestsServer: ForwardingServer, VolumeControllingServer, Sendable {
+    let base: SimulatedServer
+    private let gate = LockedValue<(release: OneShotValue<Bool>, asked: AsyncStream<String>.Continuation)?>(nil)
+
+    init(_ base: SimulatedServer) { self.base = base }
+
+    /// Holds volume and mute requests from now on; gives the sink of each one held.
+    func hold() -> AsyncStream<String>.Iterator {
+        let (stream, continuation) = AsyncStream.makeStream(of: String.self)
+        gate.withLock { $0 = (OneShotValue(), continuation) }
+        return stream.makeAsyncIterator()
+    }
+
+    /// Lets the held requests reach the server, and later ones at once.
+    func release() {
+        let held = gate.withLock { gate in
+            defer { gate = nil }
+            return gate
+        }
+        held?.release.give(true)
+    }
+
+    private func waitIfHeld(_ sink: String) async {
+        guard let held = gate.withLock({ $0 }) else { return }
+        held.asked.yield(sink)
+        _ = await held.release.value()
+    }
+
+    func setSinkVolume(_ sink: String, _ volume: ChannelVolumes) async throws {
+        await waitIfHeld(sink)
+        try await base.setSinkVolume(sink, volume)
+    }
+
+    func setSinkMute(_ sink: String, muted: Bool) async throws {
+        await waitIfHeld(sink)
+        try await base.setSinkMute(sink, muted: muted)
+    }
+
+    func setSinkInputMute(_ sinkInput: UInt32, muted: Bool) async throws {
+        try await base.setSinkInputMute(sinkInput, muted: muted)
     }
 }

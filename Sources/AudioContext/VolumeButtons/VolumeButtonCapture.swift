@@ -13,11 +13,20 @@ public enum VolumeCaptureCommand: Hashable, Sendable {
 
 /// Volume-button capture on a server (observe-and-restore): while on, a volume change on the
 /// default output is reported as a press and undone. The decisions are the
-/// ``VolumeCaptureMachine``'s; this driver reads the default sink after each event that can
-/// matter, hands the reading over, and performs what it answers, one thing at a time, so
-/// that a reading never overtakes a restore.
+/// ``VolumeCaptureMachine``'s; this driver hands it the default sink as the server shows it,
+/// and performs what it answers, one thing at a time, so that a reading never overtakes a
+/// restore.
+///
+/// On its own (``init(server:configuration:logger:)``) it reads the default sink after each
+/// event that can matter. Beside an ``AudioDeviceManager``
+/// (``init(manager:server:configuration:logger:)``) it reads nothing: the default sink comes
+/// from the manager's ``ServerMirror``, and after each request it asks the manager for the
+/// mirror that read the sink again (``AudioDeviceManager/mirror(readingAgain:defaults:)``), taking no
+/// older one after it.
 public struct VolumeButtonCapture: Sendable {
     let server: any VolumeControllingServer
+    /// The manager whose mirror gives the readings; nil: capture reads `server` itself.
+    let manager: AudioDeviceManager?
     let configuration: VolumeCaptureConfiguration
     let logger: Logger
 
@@ -25,6 +34,18 @@ public struct VolumeButtonCapture: Sendable {
     public init(server: any VolumeControllingServer, configuration: VolumeCaptureConfiguration = VolumeCaptureConfiguration(),
                 logger: Logger) {
         self.server = server
+        self.manager = nil
+        self.configuration = configuration
+        self.logger = logger
+    }
+
+    /// Capture that follows `manager`'s mirror of its server and sends its requests on
+    /// `server` (the manager's connection, or another one to the same server); `logger` hears
+    /// of requests the server refuses.
+    public init(manager: AudioDeviceManager, server: any VolumeControllingServer,
+                configuration: VolumeCaptureConfiguration = VolumeCaptureConfiguration(), logger: Logger) {
+        self.server = server
+        self.manager = manager
         self.configuration = configuration
         self.logger = logger
     }
@@ -37,13 +58,21 @@ public struct VolumeButtonCapture: Sendable {
     public func run(commands: AsyncStream<VolumeCaptureCommand>,
                     report: @escaping @Sendable (VolumeCaptureEvent) -> Void) async {
         let (inputs, input) = AsyncStream.makeStream(of: Input.self)
-        let observation = server.observeEvents { event in input.yield(event.map(Input.server) ?? .end) }
-        defer { observation.cancel() }
+        // Beside a manager its mirrors, else the server's events: subscribed before the first reading.
+        let observation = manager == nil ? server.observeEvents { event in input.yield(event.map(Input.server) ?? .end) } : nil
+        defer { observation?.cancel() }
+        let mirrors = manager?.mirrors()
         var machine = VolumeCaptureMachine(configuration: configuration)
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
                 for await command in commands { input.yield(.command(command)) }
                 input.yield(.end)
+            }
+            if let mirrors {
+                group.addTask {
+                    for await mirror in mirrors { input.yield(.mirror(mirror)) }
+                    input.yield(.end)  // the manager stopped
+                }
             }
             var loop = Loop(capture: self, report: report)
             await loop.run(inputs, machine: &machine)
@@ -93,6 +122,7 @@ public struct VolumeButtonCapture: Sendable {
     /// What wakes the loop.
     enum Input: Sendable {
         case server(PulseEvent)
+        case mirror(ServerMirror)
         case command(VolumeCaptureCommand)
         case end
     }
@@ -103,6 +133,8 @@ public struct VolumeButtonCapture: Sendable {
         let report: @Sendable (VolumeCaptureEvent) -> Void
         /// The default sink as last read: only its changes are looked at.
         var following = DefaultSinkFollowing()
+        /// Beside a manager: which mirrors the machine is handed.
+        var mirrors = MirrorReadingFilter()
 
         init(capture: VolumeButtonCapture, report: @escaping @Sendable (VolumeCaptureEvent) -> Void) {
             self.capture = capture
@@ -117,11 +149,24 @@ public struct VolumeButtonCapture: Sendable {
                     return
                 case .command(.start):
                     guard !machine.isCapturing else { continue }
+                    if let manager = capture.manager {
+                        // From the default as the server shows it now: the mirror may not have
+                        // caught up with a change just made (the user's level, set a moment
+                        // before). Not connected: capture waits for a sink, and takes the next mirror.
+                        let now = await manager.mirror(readingAgain: Set(manager.mirror.defaultSinkName.map { [$0] } ?? []),
+                                                       defaults: true)
+                        await performFollowing(machine.start(mirrors.start(with: now)), on: &machine)
+                        continue
+                    }
                     // Unreadable now: capture waits for a sink, nothing changed yet.
                     let reading = await read(after: nil) ?? nil
                     await perform(machine.start(reading), on: &machine)
                 case .command(.stop):
                     await perform(machine.stop(), on: &machine)
+                    mirrors.stop()
+                case .mirror(let mirror):
+                    guard machine.isCapturing, let reading = mirrors.take(mirror) else { continue }
+                    await performFollowing(machine.observe(reading), on: &machine)
                 case .server(.subscription(let change)):
                     guard machine.isCapturing, following.matters(change), let reading = await read(after: change) else { continue }
                     await perform(machine.observe(reading), on: &machine)
@@ -152,8 +197,29 @@ public struct VolumeButtonCapture: Sendable {
             }
         }
 
-        /// Performs `actions` in order; an answered request is told to the machine.
-        func perform(_ actions: [VolumeCaptureAction], on machine: inout VolumeCaptureMachine) async {
+        /// Beside a manager: performs `actions`, then has the manager read again the sinks
+        /// they changed and hands the machine what that mirror shows, and so on while it asks
+        /// for more, at most ``rereadsInARow`` times (a server that answers a request but
+        /// does not keep what it set waits for its next mirror).
+        private mutating func performFollowing(_ actions: [VolumeCaptureAction], on machine: inout VolumeCaptureMachine) async {
+            var actions = actions
+            for _ in 0..<Self.rereadsInARow {
+                let changed = Set(actions.compactMap(\.sink))
+                let answered = await perform(actions, on: &machine)
+                guard let manager = capture.manager, answered, machine.isCapturing else { return }
+                guard let reading = mirrors.readAgain(await manager.mirror(readingAgain: changed)) else { return }
+                actions = machine.observe(reading)
+            }
+        }
+
+        /// How many requests in a row are followed by a reading of their own.
+        static let rereadsInARow = 4
+
+        /// Performs `actions` in order; an answered request is told to the machine. Returns
+        /// whether any request was answered.
+        @discardableResult
+        func perform(_ actions: [VolumeCaptureAction], on machine: inout VolumeCaptureMachine) async -> Bool {
+            var answered = false
             for action in actions {
                 do {
                     switch action {
@@ -166,11 +232,13 @@ public struct VolumeButtonCapture: Sendable {
                         try await capture.server.setSinkMute(sink, muted: muted)
                     }
                     machine.applied(action)
+                    answered = true
                 } catch {
                     capture.logger.notice("volume capture: request refused",
                                           metadata: ["request": "\(action)", "error": "\(error)"])
                 }
             }
+            return answered
         }
     }
 }

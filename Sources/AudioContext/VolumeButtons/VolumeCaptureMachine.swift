@@ -8,6 +8,14 @@ enum VolumeCaptureAction: Hashable, Sendable {
     case setMute(sink: String, Bool)
     /// Report to the user.
     case report(VolumeCaptureEvent)
+
+    /// The sink a request changes; nil for a report.
+    var sink: String? {
+        switch self {
+        case .setVolume(let sink, _), .setMute(let sink, _): sink
+        case .report: nil
+        }
+    }
 }
 
 /// Every decision of volume-button capture, as a value: observe-and-restore on the default

@@ -57,7 +57,8 @@ package final class DaemonContext: ContextControl, Service {
                                    logger: logger)
         silentMode = SilentModeMonitor(manager: manager, logger: logger)
         self.screenLock = ScreenLockMonitor(configuration: screenLock, logger: logger)
-        capture = VolumeButtonCapture(server: client, logger: logger)
+        // Capture reads the manager's mirror, and sends its restores on the same connection.
+        capture = VolumeButtonCapture(manager: manager, server: client, logger: logger)
         self.write = write
         (captureCommands, captureCommand) = AsyncStream.makeStream(of: VolumeCaptureCommand.self)
     }
