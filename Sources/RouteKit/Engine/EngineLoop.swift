@@ -590,6 +590,7 @@ struct EngineLoop: Sendable {
                         actions += core.machine { $0.applicationRouteApplied(plan.device, now: ContinuousClock.now) }
                     }
                 } catch {
+                    if error.isCancellation { record(performer.unanswered(plan, cancelledAt: error.step)) }
                     actions += core.machine { $0.switchFailed(plan.device.id, error, now: ContinuousClock.now) }
                 }
             case .moveStrays(let fromSinks, let toSink, let fromSources, let toSource):

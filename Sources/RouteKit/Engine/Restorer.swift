@@ -43,19 +43,23 @@ struct Restorer: Sendable {
     // MARK: Defaults
 
     private func restoreDefaults(_ ledger: RestorationLedger, _ missed: inout [String]) async -> DefaultSinkRestoration {
-        guard ledger.setSink != nil || ledger.setSource != nil else { return .untouched }
+        guard !ledger.claimedSinks.isEmpty || !ledger.claimedSources.isEmpty else { return .untouched }
         guard let info = await ask("read the server's defaults", { try await $0.serverInfo() }, &missed) else { return .untouched }
         var configuredNow: ConfiguredDefaults?
         if ledger.configured != nil, let reader {
             configuredNow = await bounded { try await reader.configuredDefaults() }
         }
         var result = DefaultSinkRestoration.untouched
-        if let setSink = ledger.setSink,
-           let names = await present([setSink, ledger.foundSink, ledger.configured?.sink], output: true, &missed) {
-            let ours = configuredNow.map { $0.sink == setSink }
-                ?? (info.defaultSinkName == setSink || (!names.contains(setSink) && ledger.ownsDefaultSink))
+        // A default asked for whose answer never came (the run stopped meanwhile) counts as
+        // the manager's too: the server may have applied it.
+        let claimedSinks = ledger.claimedSinks, claimedSources = ledger.claimedSources
+        if let setSink = ledger.setSink ?? ledger.unansweredSink,
+           let names = await present([setSink, ledger.unansweredSink, ledger.foundSink, ledger.configured?.sink], output: true,
+                                     &missed) {
+            let ours = configuredNow.map { $0.sink.map(claimedSinks.contains) ?? false }
+                ?? (info.defaultSinkName.map(claimedSinks.contains) ?? false || (!names.contains(setSink) && ledger.ownsDefaultSink))
             logger.debug("default sink judged", metadata: [
-                "set": "\(setSink)", "default": "\(info.defaultSinkName ?? "none")",
+                "set": "\(claimedSinks.sorted())", "default": "\(info.defaultSinkName ?? "none")",
                 "configured": "\(configuredNow.map { $0.sink ?? "none" } ?? "unread")",
                 "owned": "\(ledger.ownsDefaultSink)", "ours": "\(ours)",
             ])
@@ -64,11 +68,11 @@ struct Restorer: Sendable {
                                               present: names, output: true, &missed)
             }
         }
-        if let setSource = ledger.setSource,
-           let names = await present([setSource, ledger.foundSource, ledger.configured?.source], output: false,
-                                     &missed) {
-            let ours = configuredNow.map { $0.source == setSource }
-                ?? (info.defaultSourceName == setSource || !names.contains(setSource))
+        if let setSource = ledger.setSource ?? ledger.unansweredSource,
+           let names = await present([setSource, ledger.unansweredSource, ledger.foundSource, ledger.configured?.source],
+                                     output: false, &missed) {
+            let ours = configuredNow.map { $0.source.map(claimedSources.contains) ?? false }
+                ?? (info.defaultSourceName.map(claimedSources.contains) ?? false || !names.contains(setSource))
             if ours {
                 _ = await restoreDefault(configured: ledger.configured.map { $0.source }, found: ledger.foundSource,
                                          present: names, output: false, &missed)

@@ -44,6 +44,17 @@ struct RouteActionPerformer: Sendable {
         return recorded
     }
 
+    /// What `plan` may have changed when its switch was cancelled at `step` (the run
+    /// stopping): defaults asked for whose answers never came. The server may have applied
+    /// them, so the restore must count them as the manager's.
+    func unanswered(_ plan: RoutePlan, cancelledAt step: SwitchFailure.Step) -> [RecordedChange] {
+        guard case .system = scope, step == .defaultSink || step == .defaultSource else { return [] }
+        var changes: [RecordedChange] = []
+        if plan.setsSink { changes.append(.defaultSinkUnanswered(plan.sink)) }
+        if plan.setsSource, let source = plan.source { changes.append(.defaultSourceUnanswered(source)) }
+        return changes
+    }
+
     private func setDefaults(_ plan: RoutePlan) async throws(SwitchFailure) {
         switch (plan.setsSink, plan.setsSource ? plan.source : nil) {
         case (true, let source?):

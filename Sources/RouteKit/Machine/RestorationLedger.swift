@@ -70,8 +70,31 @@ struct RestorationLedger: Sendable {
         self.configured = configured
     }
 
-    mutating func noteDefaultSink(_ sink: String) { setSink = sink }
-    mutating func noteDefaultSource(_ source: String) { setSource = source }
+    /// The defaults last asked for whose answer never came (the run stopped while they were
+    /// out): the server may have applied them or not.
+    private(set) var unansweredSink: String?
+    private(set) var unansweredSource: String?
+
+    mutating func noteDefaultSink(_ sink: String) {
+        setSink = sink
+        unansweredSink = nil
+    }
+
+    mutating func noteDefaultSource(_ source: String) {
+        setSource = source
+        unansweredSource = nil
+    }
+
+    /// The manager asked for `sink` as the default and stopped before the answer came.
+    mutating func noteUnansweredDefaultSink(_ sink: String) { unansweredSink = sink }
+    /// The manager asked for `source` as the default and stopped before the answer came.
+    mutating func noteUnansweredDefaultSource(_ source: String) { unansweredSource = source }
+
+    /// Every default sink the server may show as the manager's: the one it set, and one
+    /// asked for whose answer never came.
+    var claimedSinks: Set<String> { Set([setSink, unansweredSink].compactMap { $0 }) }
+    /// Every default source the server may show as the manager's.
+    var claimedSources: Set<String> { Set([setSource, unansweredSource].compactMap { $0 }) }
 
     mutating func noteMove(stream: UInt32, output: Bool, name: String, client: UInt32?, from: String?, to: String) {
         let entry = MovedStream(name: name, client: client, original: from, movedTo: to)
@@ -115,7 +138,7 @@ struct RestorationLedger: Sendable {
 
     /// Whether there is nothing to put back.
     var isEmpty: Bool {
-        setSink == nil && setSource == nil && playback.isEmpty && recording.isEmpty && sinkPorts.isEmpty
+        claimedSinks.isEmpty && claimedSources.isEmpty && playback.isEmpty && recording.isEmpty && sinkPorts.isEmpty
             && sourcePorts.isEmpty && profiles.isEmpty
     }
 }

@@ -341,6 +341,8 @@ extension RouteMachine {
         switch change {
         case .defaultSink(let sink): ledger.noteDefaultSink(sink)
         case .defaultSource(let source): ledger.noteDefaultSource(source)
+        case .defaultSinkUnanswered(let sink): ledger.noteUnansweredDefaultSink(sink)
+        case .defaultSourceUnanswered(let source): ledger.noteUnansweredDefaultSource(source)
         case .port(let device, let output, let original, let selected):
             ledger.notePort(device: device, output: output, original: original, selected: selected)
         case .profile(let card, let original, let selected):

@@ -295,6 +295,9 @@ enum RouteCommand: Sendable, Equatable {
 enum RecordedChange: Sendable, Equatable {
     case defaultSink(String)
     case defaultSource(String)
+    /// Asked for as the default; the run stopped before the answer came.
+    case defaultSinkUnanswered(String)
+    case defaultSourceUnanswered(String)
     case port(device: String, output: Bool, original: String, selected: String)
     case profile(card: String, original: String, selected: String)
     case streamMoved(index: UInt32, output: Bool, name: String, client: UInt32?, from: String?, to: String)

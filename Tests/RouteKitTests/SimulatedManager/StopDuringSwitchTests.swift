@@ -1,0 +1,66 @@
+import ConcurrencySupport
+import PulseAudio
+import RouteKit
+import RouteKitTesting
+import TestSupport
+import Testing
+
+/// `stop()` while a switch's request is out: the server may have applied it, its answer not
+/// in yet. The restore must treat the default as the manager's (it asked for it), and put
+/// back the one found at start: the daemon's SIGTERM right after the server showed its new
+/// default left that default in place.
+@Suite("AudioDeviceManager: stop while a switch's answer is out")
+struct StopDuringSwitchTests {
+    private typealias Scenario = HeadsetOverUSBScenario
+
+    @Test("the headset set as the default, its answer not in when stop() comes: the default found at start is back",
+          .timeLimit(.minutes(1)))
+    func stopBeforeTheAnswer() async throws {
+        let simulated = SimulatedServer()
+        defer { simulated.shutdown() }
+        _ = try simulated.addCard(.laptopAnalog())
+        _ = try simulated.addCard(.usbHeadset())
+        let found = try #require(try await simulated.sinks().first { $0.name != Scenario.laptopSink }?.name)
+        try await simulated.setDefaultSink(found)
+        let server = AppliedUnansweredServer(simulated)
+        let manager = AudioDeviceManager(server: server, preferences: [.kind(.bluetooth), .kind(.speakerphone)],
+                                         logger: .forTests())
+        let log = await EventLog.recording(manager)
+        try await manager.start()
+        _ = try await log.waitForRoute(to: Scenario.speaker)
+
+        // The headset comes; the manager's request for it is applied, its answer held.
+        var asked = server.holdAnswers()
+        _ = try simulated.addCard(.bluetoothHeadset())
+        let headsetSink = await asked.next()
+        #expect(try await simulated.serverInfo().defaultSinkName == headsetSink)
+
+        await manager.stop()
+        #expect(try await simulated.serverInfo().defaultSinkName == found, "the default found at start, back")
+    }
+}
+
+/// A simulated server that applies set-default-sink requests but, once told to hold, leaves the
+/// next one unanswered until its task is cancelled (then it throws `CancellationError`, as
+/// `PulseClient` does for a request whose task was cancelled after it was sent).
+final class AppliedUnansweredServer: ForwardingServer, Sendable {
+    let base: SimulatedServer
+    private let held = LockedValue<(never: OneShotValue<Bool>, asked: AsyncStream<String>.Continuation)?>(nil)
+
+    init(_ base: SimulatedServer) { self.base = base }
+
+    /// Holds the answer to the next request; gives the sink it asks for.
+    func holdAnswers() -> AsyncStream<String>.Iterator {
+        let (stream, continuation) = AsyncStream.makeStream(of: String.self)
+        held.withLock { $0 = (OneShotValue(), continuation) }
+        return stream.makeAsyncIterator()
+    }
+
+    func setDefaultSink(_ sink: String) async throws {
+        try await base.setDefaultSink(sink)
+        // One request held: the restore's own are answered.
+        guard let held = held.withLock({ held in defer { held = nil }; return held }) else { return }
+        held.asked.yield(sink)
+        if await held.never.value() == nil { throw CancellationError() }
+    }
+}
