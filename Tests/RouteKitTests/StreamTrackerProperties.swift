@@ -106,7 +106,7 @@ struct StreamTrackerProperties {
             case .all(let generation, let place):
                 answered.append((.all(generation: generation, place: place, playback: Array(server.values), capture: []), false))
             case .some(let due):
-                answered.append((.some(due.map { ($0.key, $0.place, server[$0.key.index], nil) }), true))
+                answered.append((.playback(due.map { ($0.key, $0.place, server[$0.key.index]) }), true))
             }
         }
 

@@ -44,7 +44,7 @@ struct StreamTrackerTests {
         // A stream's own reading, answered first, is kept but not published alone.
         let taken = tracker.take([Self.event(.new, playback: 5)])
         #expect(taken.startReading)
-        let earlyAnswer = tracker.apply(.some([(Self.key(tracker, playback: 5), 1, Self.playing(5), nil)]))
+        let earlyAnswer = tracker.apply(.playback([(Self.key(tracker, playback: 5), UInt64(1), Self.playing(5))]))
         #expect(!earlyAnswer)
         #expect(tracker.published == nil)
         let readAll = tracker.apply(.all(generation: generation, place: place, playback: [Self.playing(3)], capture: [Self.recording(4)]))
@@ -61,7 +61,7 @@ struct StreamTrackerTests {
         let removed = tracker.take([Self.event(.remove, playback: 3)])
         #expect(removed.changed)
         #expect(tracker.published?.playback.isEmpty == true)
-        let late = tracker.apply(.some([(Self.key(tracker, playback: 3), 1, Self.playing(3, corked: true), nil)]))
+        let late = tracker.apply(.playback([(Self.key(tracker, playback: 3), UInt64(1), Self.playing(3, corked: true))]))
         #expect(!late, "the reading asked before the removal brings no ghost back")
         #expect(tracker.published?.playback.isEmpty == true)
     }
@@ -76,19 +76,19 @@ struct StreamTrackerTests {
         #expect(first.map(\.key.index) == [3])
         let meanwhile = tracker.take([Self.event(.new, playback: 8), Self.event(.change, playback: 3)])
         #expect(!meanwhile.startReading)
-        let firstChanged = tracker.apply(.some([(first[0].key, first[0].place, Self.playing(3, on: 2), nil)]))
+        let firstChanged = tracker.apply(.playback([(first[0].key, first[0].place, Self.playing(3, on: 2))]))
         #expect(firstChanged)
         #expect(tracker.published?.playback[3]?.sink == 2)
         let second = tracker.lane.next()
         #expect(Set(second.map(\.key.index)) == [3, 8])
         #expect(tracker.lane.next().isEmpty, "the lane is idle again")
-        let secondChanged = tracker.apply(.some(second.map { ($0.key, $0.place, Self.playing($0.key.index, on: 4), nil) }))
+        let secondChanged = tracker.apply(.playback(second.map { ($0.key, $0.place, Self.playing($0.key.index, on: 4)) }))
         #expect(secondChanged)
         #expect(tracker.published?.playback.mapValues(\.sink) == [3: 4, 8: 4])
         // A reading that finds nothing: the stream went.
         _ = tracker.take([Self.event(.change, playback: 8)])
         let third = tracker.lane.next()
-        let goneChanged = tracker.apply(.some([(third[0].key, third[0].place, nil, nil)]))
+        let goneChanged = tracker.apply(.playback([(third[0].key, third[0].place, nil)]))
         #expect(goneChanged)
         #expect(tracker.published?.playback.keys.sorted() == [3])
     }
@@ -100,7 +100,7 @@ struct StreamTrackerTests {
         // After the reading was asked: stream 3 went, stream 4 changed and was read.
         _ = tracker.take([Self.event(.remove, playback: 3), Self.event(.change, playback: 4)])
         let due = tracker.lane.next()
-        _ = tracker.apply(.some(due.map { ($0.key, $0.place, Self.playing(4, on: 9), nil) }))
+        _ = tracker.apply(.playback(due.map { ($0.key, $0.place, Self.playing(4, on: 9)) }))
         // The server had answered the list before both events.
         _ = tracker.apply(.all(generation: generation, place: place, playback: [Self.playing(3), Self.playing(4)], capture: []))
         #expect(tracker.published?.playback.mapValues(\.sink) == [4: 9])
@@ -116,7 +116,7 @@ struct StreamTrackerTests {
         #expect(lost, "the published streams went")
         #expect(tracker.published == nil)
         #expect(tracker.needsReadingAll)
-        let oldAnswer = tracker.apply(.some(asked.map { ($0.key, $0.place, Self.playing(3, on: 5), nil) }))
+        let oldAnswer = tracker.apply(.playback(asked.map { ($0.key, $0.place, Self.playing(3, on: 5)) }))
         #expect(!oldAnswer)
         let oldReadAll = tracker.apply(.all(generation: oldGeneration, place: oldPlace, playback: [Self.playing(3)], capture: []))
         #expect(!oldReadAll)
@@ -136,5 +136,12 @@ struct StreamTrackerTests {
         #expect(!tracker.needsReadingAll)
         _ = tracker.apply(.failed(allOf: tracker.generation))
         #expect(tracker.needsReadingAll)
+    }
+}
+
+extension StreamTracker.Answer {
+    /// Playback streams as read, each for its event (nil: gone), and no recording.
+    static func playback(_ read: [(key: StreamTracker.Key, place: UInt64, stream: SinkInputInfo?)]) -> Self {
+        .some(playback: read.map { StreamTracker.Reading(key: $0.key, place: $0.place, stream: $0.stream) }, capture: [])
     }
 }

@@ -25,11 +25,19 @@ struct StreamTracker: Sendable {
     enum Answer: Sendable {
         /// Every stream, asked when the event at `place` was the newest.
         case all(generation: Int, place: UInt64, playback: [SinkInputInfo], capture: [SourceOutputInfo])
-        /// The streams asked for, each for its event; nil for a stream the server no longer has.
-        case some([(key: Key, place: UInt64, playback: SinkInputInfo?, capture: SourceOutputInfo?)])
+        /// The streams asked for, each for its event, playback and recording apart; nil for a
+        /// stream the server no longer has.
+        case some(playback: [Reading<SinkInputInfo>], capture: [Reading<SourceOutputInfo>])
         /// The reading failed (the connection went, whose return reads everything again; or
         /// the server did not answer); for a reading of every stream, the generation it was for.
         case failed(allOf: Int?)
+    }
+
+    /// One stream as read for its event: nil when the server no longer has it.
+    struct Reading<Info: Sendable>: Sendable {
+        var key: Key
+        var place: UInt64
+        var stream: Info?
     }
 
     /// The streams waiting for the one reading; shared with the task that reads them.
@@ -113,23 +121,23 @@ struct StreamTracker: Sendable {
             }
             isComplete = true
             return true
-        case .some(let read):
+        case .some(let playbackRead, let captureRead):
             var changed = false
-            for (key, place, playbackRead, captureRead) in read where key.generation == generation && order.isCurrent(key, place) {
-                if key.isPlayback {
-                    if let playbackRead {
-                        changed = playback.updateValue(playbackRead, forKey: key.index) != playbackRead || changed
-                    } else {
-                        changed = remove(key) || changed
-                    }
-                } else if let captureRead {
-                    changed = capture.updateValue(captureRead, forKey: key.index) != captureRead || changed
-                } else {
-                    changed = remove(key) || changed
-                }
-            }
+            for reading in playbackRead where isCurrent(reading) { changed = Self.put(reading, in: &playback) || changed }
+            for reading in captureRead where isCurrent(reading) { changed = Self.put(reading, in: &capture) || changed }
             return changed && isComplete
         }
+    }
+
+    /// Whether `reading` is of this connection and answers the newest event of its stream.
+    private mutating func isCurrent<Info>(_ reading: Reading<Info>) -> Bool {
+        reading.key.generation == generation && order.isCurrent(reading.key, reading.place)
+    }
+
+    /// Puts `reading` into `streams` (a stream gone is taken out); whether that changed them.
+    private static func put<Info: Equatable>(_ reading: Reading<Info>, in streams: inout [UInt32: Info]) -> Bool {
+        guard let stream = reading.stream else { return streams.removeValue(forKey: reading.key.index) != nil }
+        return streams.updateValue(stream, forKey: reading.key.index) != stream
     }
 
     /// Reads the streams `due` names on `server`: playback and recording side by side, each
@@ -145,8 +153,8 @@ struct StreamTracker: Sendable {
                 captureDue.map(\.key.index), index: \SourceOutputInfo.index,
                 lookup: { try await server.sourceOutput(at: $0) }, list: { try await server.sourceOutputs() })
             let (playbackRead, captureRead) = try await (playback, capture)
-            return .some(zip(playbackDue, playbackRead).map { ($0.key, $0.place, $1.stream, nil) }
-                + zip(captureDue, captureRead).map { ($0.key, $0.place, nil, $1.stream) })
+            return .some(playback: zip(playbackDue, playbackRead).map { Reading(key: $0.key, place: $0.place, stream: $1.stream) },
+                         capture: zip(captureDue, captureRead).map { Reading(key: $0.key, place: $0.place, stream: $1.stream) })
         } catch {
             return .failed(allOf: nil)
         }
