@@ -1,5 +1,4 @@
 import AudioContext
-import ConcurrencySupport
 import PulseAudio
 import RouteKit
 import RouteKitTesting
@@ -87,8 +86,8 @@ struct VolumeCaptureStaleMirrorTests {
         let managed = HeldLookupsServer(simulated)
         let manager = AudioDeviceManager(server: managed, logger: ContextRig.logger)
         try await manager.start()
-        let requests = HeldRequestsServer(simulated)
-        let capture = VolumeButtonCapture(manager: manager, server: requests, logger: ContextRig.logger)
+        let captureServer = HeldRequestsServer(simulated)
+        let capture = VolumeButtonCapture(manager: manager, server: captureServer, logger: ContextRig.logger)
         var mirrors = manager.mirrors().makeAsyncIterator()
         let halfLevel = SinkLevel(volume: Self.half, isMuted: false)
         try await capture.withCapture { events in
@@ -96,26 +95,26 @@ struct VolumeCaptureStaleMirrorTests {
             #expect(await events.next() == .capturing(sink: "speakers", original: halfLevel, held: halfLevel))
 
             // A press; capture's restore is held before it reaches the server.
-            var restores = requests.hold()
+            var restores = captureServer.requests.hold()
             try await simulated.setSinkVolume("speakers", VolumeCaptureSimulatedTests.raised(Self.half, by: 1))
             #expect(await events.next() == .pressed(.up, sink: "speakers"))
             _ = await restores.next()
 
             // Another sink changes while the level is still raised: the manager's lookup of it
             // is held, and the mirror it makes will still show the speakers raised.
-            var lookups = managed.holdSinkLookups()
+            var lookups = managed.lookups.hold()
             try await simulated.setSinkVolume("headset", Self.half)
             _ = await lookups.next()
             // The restore lands and is answered, capture asks for the speakers to be read
             // again, and only then does the held lookup's mirror come. The reading again is
             // held until that mirror is handed on (a follower behind gets the newest only: the
             // reading again's could replace it before capture takes it).
-            requests.release()
+            captureServer.requests.release()
             try await waitUntilLevel(simulated, halfLevel)
-            managed.releaseSinkLookups(keepHolding: true)
+            managed.lookups.release(keepHolding: true)
             while let mirror = await mirrors.next(), mirror.sinks.values.first(where: { $0.name == "headset" })?.volume != Self.half {}
             _ = await lookups.next()  // the reading again, asked
-            managed.releaseSinkLookups(keepHolding: false)
+            managed.lookups.release()
 
             // The next event is this press, not an up from the stale reading.
             try await simulated.setSinkVolume("speakers", VolumeCaptureSimulatedTests.raised(Self.half, by: -1))
@@ -135,85 +134,37 @@ struct VolumeCaptureStaleMirrorTests {
     }
 }
 
-/// A simulated server whose sink lookups can be held (each reads the server when asked, and
-/// answers when released).
+/// A simulated server whose sink lookups can be held: each reads the server when asked, and
+/// answers once the gate lets it go.
 final class HeldLookupsServer: ForwardingServer, Sendable {
     let base: SimulatedServer
-    private struct State {
-        var release: OneShotValue<Bool>?
-        var asked: AsyncStream<UInt32>.Continuation?
-    }
-    private let state = LockedValue(State())
+    /// Holds the lookups' answers.
+    let lookups = RequestGate()
 
     init(_ base: SimulatedServer) { self.base = base }
 
-    /// Holds sink lookups from now on; gives the index of each one held.
-    func holdSinkLookups() -> AsyncStream<UInt32>.Iterator {
-        let (stream, continuation) = AsyncStream.makeStream(of: UInt32.self)
-        state.withLock {
-            $0.release = OneShotValue()
-            $0.asked = continuation
-        }
-        return stream.makeAsyncIterator()
-    }
-
-    /// Answers the held lookups; those asked later are held too when `keepHolding`, else
-    /// answered at once.
-    func releaseSinkLookups(keepHolding: Bool) {
-        let release = state.withLock { state in
-            defer { state.release = keepHolding ? OneShotValue() : nil }
-            return state.release
-        }
-        release?.give(true)
-    }
-
     func sink(at index: UInt32) async throws -> SinkInfo? {
         let answer = try await base.sink(at: index)
-        let (release, asked) = state.withLock { ($0.release, $0.asked) }
-        if let release {
-            asked?.yield(index)
-            _ = await release.value()
-        }
+        _ = await lookups.pass("sink \(index)")
         return answer
     }
 }
 
-/// A simulated server whose volume requests can be held before they reach it.
+/// A simulated server whose volume and mute requests can be held before they reach it.
 final class HeldRequestsServer: ForwardingServer, VolumeControllingServer, Sendable {
     let base: SimulatedServer
-    private let gate = LockedValue<(release: OneShotValue<Bool>, asked: AsyncStream<String>.Continuation)?>(nil)
+    /// Holds the requests before they reach the server.
+    let requests = RequestGate()
 
     init(_ base: SimulatedServer) { self.base = base }
 
-    /// Holds volume and mute requests from now on; gives the sink of each one held.
-    func hold() -> AsyncStream<String>.Iterator {
-        let (stream, continuation) = AsyncStream.makeStream(of: String.self)
-        gate.withLock { $0 = (OneShotValue(), continuation) }
-        return stream.makeAsyncIterator()
-    }
-
-    /// Lets the held requests reach the server, and later ones at once.
-    func release() {
-        let held = gate.withLock { gate in
-            defer { gate = nil }
-            return gate
-        }
-        held?.release.give(true)
-    }
-
-    private func waitIfHeld(_ sink: String) async {
-        guard let held = gate.withLock({ $0 }) else { return }
-        held.asked.yield(sink)
-        _ = await held.release.value()
-    }
-
     func setSinkVolume(_ sink: String, _ volume: ChannelVolumes) async throws {
-        await waitIfHeld(sink)
+        _ = await requests.pass(sink)
         try await base.setSinkVolume(sink, volume)
     }
 
     func setSinkMute(_ sink: String, muted: Bool) async throws {
-        await waitIfHeld(sink)
+        _ = await requests.pass(sink)
         try await base.setSinkMute(sink, muted: muted)
     }
 

@@ -1,4 +1,3 @@
-import ConcurrencySupport
 import PulseAudio
 import RouteKit
 import RouteKitTesting
@@ -30,7 +29,7 @@ struct StopDuringSwitchTests {
         _ = try await log.waitForRoute(to: Scenario.speaker)
 
         // The headset comes; the manager's request for it is applied, its answer held.
-        var asked = server.holdAnswers()
+        var asked = server.answers.hold(once: true)
         _ = try simulated.addCard(.bluetoothHeadset())
         let headsetSink = await asked.next()
         #expect(try await simulated.serverInfo().defaultSinkName == headsetSink)
@@ -40,27 +39,18 @@ struct StopDuringSwitchTests {
     }
 }
 
-/// A simulated server that applies set-default-sink requests but, once told to hold, leaves the
-/// next one unanswered until its task is cancelled (then it throws `CancellationError`, as
+/// A simulated server that applies set-default-sink requests and, once its gate holds, leaves
+/// the next one unanswered until its task is cancelled (then it throws `CancellationError`, as
 /// `PulseClient` does for a request whose task was cancelled after it was sent).
 final class AppliedUnansweredServer: ForwardingServer, Sendable {
     let base: SimulatedServer
-    private let held = LockedValue<(never: OneShotValue<Bool>, asked: AsyncStream<String>.Continuation)?>(nil)
+    /// Holds the next answer (``RequestGate/hold(once:)``), never to release it.
+    let answers = RequestGate()
 
     init(_ base: SimulatedServer) { self.base = base }
 
-    /// Holds the answer to the next request; gives the sink it asks for.
-    func holdAnswers() -> AsyncStream<String>.Iterator {
-        let (stream, continuation) = AsyncStream.makeStream(of: String.self)
-        held.withLock { $0 = (OneShotValue(), continuation) }
-        return stream.makeAsyncIterator()
-    }
-
     func setDefaultSink(_ sink: String) async throws {
         try await base.setDefaultSink(sink)
-        // One request held: the restore's own are answered.
-        guard let held = held.withLock({ held in defer { held = nil }; return held }) else { return }
-        held.asked.yield(sink)
-        if await held.never.value() == nil { throw CancellationError() }
+        guard await answers.pass(sink) else { throw CancellationError() }
     }
 }
