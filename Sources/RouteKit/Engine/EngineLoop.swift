@@ -582,16 +582,16 @@ struct EngineLoop: Sendable {
                 }
             case .route(let plan):
                 logger.trace("routing", metadata: ["device": "\(plan.device.id)"])
-                do {
-                    let recorded = try await performer.route(plan, tracker: tracker)
-                    noteTiming()
-                    record(recorded)
+                let outcome = await performer.route(plan, tracker: tracker)
+                if outcome.failure == nil { noteTiming() }
+                // What it changed is recorded even when a later step failed: it is put back at stop.
+                record(outcome.recorded)
+                if let failure = outcome.failure {
+                    actions += core.machine { $0.switchFailed(plan.device.id, failure, now: ContinuousClock.now) }
+                } else {
                     if case .application = performer.scope {
                         actions += core.machine { $0.applicationRouteApplied(plan.device, now: ContinuousClock.now) }
                     }
-                } catch {
-                    if error.isCancellation { record(performer.unanswered(plan, cancelledAt: error.step)) }
-                    actions += core.machine { $0.switchFailed(plan.device.id, error, now: ContinuousClock.now) }
                 }
             case .moveStrays(let fromSinks, let toSink, let fromSources, let toSource):
                 followers = await performer.moveStrays(fromSinks: fromSinks, toSink: toSink, fromSources: fromSources,

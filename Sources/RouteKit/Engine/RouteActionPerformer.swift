@@ -19,57 +19,88 @@ struct RouteActionPerformer: Sendable {
         return [.profile(card: card, original: original, selected: profile)]
     }
 
-    /// Ports, then (system scope) the default sink and source back to back, or (application
-    /// scope) the selected streams.
-    func route(_ plan: RoutePlan, tracker: DeviceTracker) async throws(SwitchFailure) -> [RecordedChange] {
+    /// What a switch changed, and the step that failed, if one did: the changes made before
+    /// a failure are still the manager's to put back.
+    struct RouteOutcome: Sendable {
         var recorded: [RecordedChange] = []
-        if let port = plan.sinkPort, let current = tracker.state.sinks.values.first(where: { $0.name == plan.sink })?.activePortName,
-           current != port {
-            try await perform(.port) { try await $0.setSinkPort(plan.sink, port: port) }
-            recorded.append(.port(device: plan.sink, output: true, original: current, selected: port))
-        }
-        if let source = plan.source, let port = plan.sourcePort,
-           let current = tracker.state.sources.values.first(where: { $0.name == source })?.activePortName, current != port {
-            try await perform(.port) { try await $0.setSourcePort(source, port: port) }
-            recorded.append(.port(device: source, output: false, original: current, selected: port))
+        var failure: SwitchFailure?
+    }
+
+    /// Ports, then (system scope) the default sink and source back to back, or (application
+    /// scope) the selected streams; stops at the first step refused or cancelled. A step
+    /// cancelled (the run stopping) after its request went out may have been applied: a port
+    /// is recorded as switched (the restore puts back only what the server shows as the
+    /// manager's), a default as asked for and unanswered.
+    func route(_ plan: RoutePlan, tracker: DeviceTracker) async -> RouteOutcome {
+        var outcome = RouteOutcome()
+        for change in portChanges(plan, tracker: tracker) {
+            guard case .port(let device, let output, _, let port) = change else { continue }
+            let server = self.server
+            let failure = await Self.outcome(.port) {
+                if output { try await server.setSinkPort(device, port: port) } else { try await server.setSourcePort(device, port: port) }
+            }
+            if failure == nil || failure?.isCancellation == true { outcome.recorded.append(change) }
+            if let failure {
+                outcome.failure = failure
+                return outcome
+            }
         }
         switch scope {
         case .system:
-            try await setDefaults(plan)
-            if plan.setsSink { recorded.append(.defaultSink(plan.sink)) }
-            if plan.setsSource, let source = plan.source { recorded.append(.defaultSource(source)) }
+            if let failure = await setDefaults(plan) {
+                outcome.failure = failure
+                if failure.isCancellation { outcome.recorded += unanswered(plan) }
+                return outcome
+            }
+            if plan.setsSink { outcome.recorded.append(.defaultSink(plan.sink)) }
+            if plan.setsSource, let source = plan.source { outcome.recorded.append(.defaultSource(source)) }
         case .application(let selector):
-            recorded += await moveSelected(selector, toSink: plan.sink, source: plan.source, tracker: tracker)
+            outcome.recorded += await moveSelected(selector, toSink: plan.sink, source: plan.source, tracker: tracker)
         }
-        return recorded
+        return outcome
     }
 
-    /// What `plan` may have changed when its switch was cancelled at `step` (the run
-    /// stopping): defaults asked for whose answers never came. The server may have applied
-    /// them, so the restore must count them as the manager's.
-    func unanswered(_ plan: RoutePlan, cancelledAt step: SwitchFailure.Step) -> [RecordedChange] {
-        guard case .system = scope, step == .defaultSink || step == .defaultSource else { return [] }
+    /// The port switches `plan` needs: the sink's, then the source's, each where the device's
+    /// active port is another.
+    private func portChanges(_ plan: RoutePlan, tracker: DeviceTracker) -> [RecordedChange] {
+        var changes: [RecordedChange] = []
+        if let port = plan.sinkPort, let current = tracker.state.sinks.values.first(where: { $0.name == plan.sink })?.activePortName,
+           current != port {
+            changes.append(.port(device: plan.sink, output: true, original: current, selected: port))
+        }
+        if let source = plan.source, let port = plan.sourcePort,
+           let current = tracker.state.sources.values.first(where: { $0.name == source })?.activePortName, current != port {
+            changes.append(.port(device: source, output: false, original: current, selected: port))
+        }
+        return changes
+    }
+
+    /// The defaults `plan` asked for, as asked for and unanswered: a switch cancelled while
+    /// they were out (the run stopping) may have had them applied, so the restore counts them
+    /// as the manager's.
+    private func unanswered(_ plan: RoutePlan) -> [RecordedChange] {
         var changes: [RecordedChange] = []
         if plan.setsSink { changes.append(.defaultSinkUnanswered(plan.sink)) }
         if plan.setsSource, let source = plan.source { changes.append(.defaultSourceUnanswered(source)) }
         return changes
     }
 
-    private func setDefaults(_ plan: RoutePlan) async throws(SwitchFailure) {
+    /// Sets the defaults `plan` asks for; the failure, if a request failed.
+    private func setDefaults(_ plan: RoutePlan) async -> SwitchFailure? {
+        let server = self.server
         switch (plan.setsSink, plan.setsSource ? plan.source : nil) {
         case (true, let source?):
             // Both requests go out before either answer is awaited.
-            let server = self.server
             async let sinkResult = Self.outcome(.defaultSink) { try await server.setDefaultSink(plan.sink) }
             async let sourceResult = Self.outcome(.defaultSource) { try await server.setDefaultSource(source) }
             let (sink, source) = await (sinkResult, sourceResult)
-            if let failure = sink ?? source { throw failure }
+            return sink ?? source
         case (true, nil):
-            try await perform(.defaultSink) { try await $0.setDefaultSink(plan.sink) }
+            return await Self.outcome(.defaultSink) { try await server.setDefaultSink(plan.sink) }
         case (false, let source?):
-            try await perform(.defaultSource) { try await $0.setDefaultSource(source) }
+            return await Self.outcome(.defaultSource) { try await server.setDefaultSource(source) }
         case (false, nil):
-            return
+            return nil
         }
     }
 

@@ -37,6 +37,32 @@ struct StopDuringSwitchTests {
         await manager.stop()
         #expect(try await simulated.serverInfo().defaultSinkName == found, "the default found at start, back")
     }
+
+    @Test("a port switched before the default's answer was cut short: stop() puts the port back too",
+          .timeLimit(.minutes(1)))
+    func portBeforeTheAnswer() async throws {
+        let simulated = SimulatedServer()
+        defer { simulated.shutdown() }
+        // Headphones in the jack (their port active), a speaker the jack does not mute, and
+        // the USB headset the default: the manager switches the port, then the default.
+        _ = try simulated.addCard(.laptopAnalog(headphonesPlugged: true))
+        try simulated.setPortAvailability(card: "alsa_card.pci-0000_00_1f.3", port: "analog-output-speaker", .unknown,
+                                          includingGroup: false)
+        _ = try simulated.addCard(.usbHeadset())
+        let found = try #require(try await simulated.sinks().first { $0.name != Scenario.laptopSink }?.name)
+        try await simulated.setDefaultSink(found)
+        let server = AppliedUnansweredServer(simulated)
+        var asked = server.answers.hold(once: true)
+        let manager = AudioDeviceManager(server: server, preferences: [.kind(.speakerphone)], logger: .forTests())
+        try await manager.start()
+        #expect(await asked.next() == Scenario.laptopSink)
+        #expect(try await simulated.sink(named: Scenario.laptopSink)?.activePortName == "analog-output-speaker")
+
+        await manager.stop()
+        #expect(try await simulated.sink(named: Scenario.laptopSink)?.activePortName == "analog-output-headphones",
+                "the port the manager switched, back")
+        #expect(try await simulated.serverInfo().defaultSinkName == found)
+    }
 }
 
 /// A simulated server that applies set-default-sink requests and, once its gate holds, leaves
