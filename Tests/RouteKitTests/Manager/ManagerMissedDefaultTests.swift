@@ -69,6 +69,14 @@ struct ManagerMissedDefaultTests {
             try await rig.plug(speaker)
             try await rig.plug(hdmi)
             try await rig.start(expecting: nil)
+            // The premise of each round: the manager reports what the server shows. Its start
+            // is reported after start() returns (once seen after the first round's mark, and
+            // taken for the round's change), and WirePlumber may still settle its own pick.
+            let manager = rig.manager
+            try await rig.settle("the manager reporting the server's own pick") {
+                let sink = try await Self.defaultSinkAfresh(rig.server)
+                return sink != nil && manager.selectedAudioDevice?.output?.deviceName == sink
+            }
             var healed = false
             var attempts = 0
             while !healed, attempts < 60 {
