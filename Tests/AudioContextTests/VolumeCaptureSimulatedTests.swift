@@ -68,10 +68,10 @@ extension ReadCountingServer: VolumeControllingServer {
     func setSinkInputMute(_ sinkInput: UInt32, muted: Bool) async throws { try await base.setSinkInputMute(sinkInput, muted: muted) }
 }
 
-/// Volume capture beside a manager, with a mirror read before capture's restore landed and
-/// handed on after capture asked for the sink to be read again: the phantom press it would
-/// make must not be reported.
-@Suite("Volume capture beside a manager: a stale mirror")
+/// Volume capture beside a manager, its readings against its own restores: a mirror read
+/// before a restore landed and handed on after capture asked for the sink to be read again is
+/// no press; a server that does not keep a restore cannot hold capture in a loop.
+@Suite("Volume capture beside a manager: readings against its own restores")
 struct VolumeCaptureStaleMirrorTests {
     static let half = ChannelVolumes(channelCount: 2, percent: 50)
 
@@ -123,6 +123,34 @@ struct VolumeCaptureStaleMirrorTests {
         await manager.stop()
     }
 
+    @Test("a server that answers restores without keeping them: one press reads as five at most, and capture goes on",
+          .timeLimit(.minutes(1)))
+    func restoreNotKept() async throws {
+        let simulated = SimulatedServer()
+        defer { simulated.shutdown() }
+        _ = try simulated.addSink(DeviceBlueprint(name: "speakers"))
+        try await simulated.setDefaultSink("speakers")
+        try await simulated.setSinkVolume("speakers", Self.half)
+        let manager = AudioDeviceManager(server: simulated, logger: ContextRig.logger)
+        try await manager.start()
+        let capture = VolumeButtonCapture(manager: manager, server: VolumeKeepingNothingServer(simulated), logger: ContextRig.logger)
+        let halfLevel = SinkLevel(volume: Self.half, isMuted: false)
+        try await capture.withCapture { events in
+            var events = events.makeAsyncIterator()
+            #expect(await events.next() == .capturing(sink: "speakers", original: halfLevel, held: halfLevel))
+            try await simulated.setSinkVolume("speakers", VolumeCaptureSimulatedTests.raised(Self.half, by: 1))
+            var ups = 0
+            try await simulated.setSinkMute("speakers", muted: true)
+            while let event = await events.next(), event != .pressed(.mute, sink: "speakers") {
+                #expect(event == .pressed(.up, sink: "speakers"))
+                ups += 1
+            }
+            // The press, then each reading after a restore that did not hold: one and four more.
+            #expect(ups >= 1 && ups <= 1 + 4 + 1, "\(ups) ups")
+        }
+        await manager.stop()
+    }
+
     /// Waits until `server` shows the speakers at `level` (capture's restore answered).
     private func waitUntilLevel(_ server: SimulatedServer, _ level: SinkLevel) async throws {
         let events = server.events()
@@ -167,6 +195,22 @@ final class HeldRequestsServer: ForwardingServer, VolumeControllingServer, Senda
         _ = await requests.pass(sink)
         try await base.setSinkMute(sink, muted: muted)
     }
+
+    func setSinkInputMute(_ sinkInput: UInt32, muted: Bool) async throws {
+        try await base.setSinkInputMute(sinkInput, muted: muted)
+    }
+}
+
+/// A simulated server that answers volume requests without applying them, as a server that
+/// does not keep what a client set.
+final class VolumeKeepingNothingServer: ForwardingServer, VolumeControllingServer, Sendable {
+    let base: SimulatedServer
+
+    init(_ base: SimulatedServer) { self.base = base }
+
+    func setSinkVolume(_ sink: String, _ volume: ChannelVolumes) async throws {}
+
+    func setSinkMute(_ sink: String, muted: Bool) async throws { try await base.setSinkMute(sink, muted: muted) }
 
     func setSinkInputMute(_ sinkInput: UInt32, muted: Bool) async throws {
         try await base.setSinkInputMute(sinkInput, muted: muted)

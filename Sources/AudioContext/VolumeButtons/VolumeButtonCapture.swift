@@ -203,10 +203,12 @@ public struct VolumeButtonCapture: Sendable {
         /// does not keep what it set waits for its next mirror).
         private mutating func performFollowing(_ actions: [VolumeCaptureAction], on machine: inout VolumeCaptureMachine) async {
             var actions = actions
-            for _ in 0..<Self.rereadsInARow {
+            var rereads = 0
+            while true {
                 let changed = Set(actions.compactMap(\.sink))
                 let answered = await perform(actions, on: &machine)
-                guard let manager = capture.manager, answered, machine.isCapturing else { return }
+                guard let manager = capture.manager, answered, machine.isCapturing, rereads < Self.rereadsInARow else { return }
+                rereads += 1
                 guard let reading = mirrors.readAgain(await manager.mirror(readingAgain: changed)) else { return }
                 actions = machine.observe(reading)
             }
