@@ -23,10 +23,17 @@ final class GuardSwitcher: LeakSwitcher {
     /// The players' bus, while a round runs with mpv.
     private let bus = Shared<PrivateSessionBus?>(nil)
 
-    /// A switcher whose tone is `pacat`, or mpv playing `wave`.
-    init(mpvPlaying wave: String? = nil) {
+    /// Whether the manager mirrors streams, so that the guard follows its mirrors and reads
+    /// nothing of its own (as in `routectl daemon` with call detection on).
+    private let mirrored: Bool
+
+    /// A switcher whose tone is `pacat`, or mpv playing `wave`; its guard follows the
+    /// manager's mirrors when `mirrored`, else reads the server itself.
+    init(mpvPlaying wave: String? = nil, mirrored: Bool = false) {
         self.wave = wave
-        name = wave == nil ? "RouteKit MediaGuard, in-process" : "RouteKit MediaGuard, in-process, pausing mpv"
+        self.mirrored = mirrored
+        name = (wave == nil ? "RouteKit MediaGuard, in-process" : "RouteKit MediaGuard, in-process, pausing mpv")
+            + (mirrored ? ", on the manager's mirror" : "")
     }
 
     /// Connects, starts the manager and the guard (and the MPRIS players), runs `round` once
@@ -40,7 +47,8 @@ final class GuardSwitcher: LeakSwitcher {
         let client = PulseClient(configuration: .init(server: rig.server.serverAddress, applicationName: "routekit-media-guard"),
                                  logger: logger)
         let manager = AudioDeviceManager(server: client, scope: .system,
-                                         preferences: [.kind(.bluetooth), .kind(.speakerphone)], logger: logger)
+                                         preferences: [.kind(.bluetooth), .kind(.speakerphone)], mirrorsStreams: mirrored,
+                                         logger: logger)
         let outcome: Result<LeakRound, any Error>
         do {
             try await client.connect()

@@ -107,7 +107,9 @@ enum MediaLeakBenchmarks {
         report("## \(rig.server.kind): \(info.serverName) \(info.serverVersion)")
         for line in try await RenderPeriod.describe(rig) { report(line) }
 
-        let switchers: [any LeakSwitcher] = [NoSwitcher(), GuardSwitcher(), GuardSwitcher(mpvPlaying: rig.waveFile)]
+        let switchers: [any LeakSwitcher] = [NoSwitcher(), GuardSwitcher(), GuardSwitcher(mirrored: true),
+                                               GuardSwitcher(mpvPlaying: rig.waveFile),
+                                               GuardSwitcher(mpvPlaying: rig.waveFile, mirrored: true)]
         var rounds: [String: [LeakRound]] = [:]
         // One warm-up round each (not counted), then the rounds interleaved: each switcher is
         // started for its round and stopped after it, so that none runs during another's.

@@ -59,7 +59,7 @@ package struct Daemon {
         let manager = AudioDeviceManager(
             server: client, scope: scope, preferences: await startup.preferences.effective,
             configuredDefaults: ConfiguredDefaultsSource.reader(server: serverName),
-            mirrorsStreams: calls.detects, logger: logger)
+            mirrorsStreams: startup.configuration.followsStreams, logger: logger)
         await manager.setAutomaticChoice(startup.configuration.automatic)
         await manager.setCallPreferences(calls.preferences)
         let mpris = await MPRISConnection.follower(enabled: bus.serves, logger: logger, report: write)

@@ -9,7 +9,10 @@ import RouteKit
 /// Run it beside an ``AudioDeviceManager`` (whose device model says which outputs are private
 /// and whose call audio it follows): ``run()`` follows the server's sinks and streams, the
 /// manager and the players until its task is cancelled, then unmutes whatever it still
-/// holds muted. Decisions are ``MediaMachine``'s; this type performs them.
+/// holds muted. Beside a manager that mirrors streams (`mirrorsStreams`) the sinks and
+/// streams come from the manager's mirrors and the guard reads nothing of its own; else it
+/// reads them from `server`. Its mutes go to `server` either way. Decisions are
+/// ``MediaMachine``'s; this type performs them.
 public final class MediaGuard: Sendable {
     let server: any VolumeControllingServer
     private let manager: AudioDeviceManager
@@ -83,7 +86,12 @@ public final class MediaGuard: Sendable {
         var order = ReadingOrder<ServerObject>()
         var lanes = PlayerCommandLanes()
         await withDiscardingTaskGroup { group in
-            group.addTask { await self.followServer(into: queue) }
+            if manager.mirrorsStreams {
+                let mirrors = manager.mirrors()
+                group.addTask { await Self.followMirrors(mirrors, into: queue) }
+            } else {
+                group.addTask { await self.followServer(into: queue) }
+            }
             group.addTask { await self.followManager(into: queue) }
             for source in sources {
                 group.addTask { await self.follow(source, into: queue) }

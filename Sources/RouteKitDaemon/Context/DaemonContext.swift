@@ -48,8 +48,9 @@ package final class DaemonContext: ContextControl, Service {
          logger: Logger) {
         self.mpris = mpris
         self.manager = manager
-        // The detector follows the streams the manager mirrors (it is made with
-        // `mirrorsStreams` when detection is on): no reading of its own.
+        // The detector, media pausing and ringing follow the streams the manager mirrors (the
+        // daemon makes it with `mirrorsStreams` whenever something follows streams): no reading
+        // of their own. Their writes (a mute, a move) go to the server on the same connection.
         callDetector = calls.detects ? StreamCallDetector(manager: manager, rule: calls.detection, logger: logger) : nil
         mediaGuard = MediaGuard(server: client, manager: manager, players: mpris.map { [$0] } ?? [], settings: settings,
                                 logger: logger)

@@ -6,15 +6,16 @@ import TestSupport
 import Testing
 
 /// A headset failing under a call, and under music with a second headset present, on real
-/// servers: what a second connection sees of the streams at every event.
+/// servers: what a second connection sees of the streams at every event; the guard reading the
+/// server itself, and following a manager's mirror that carries the streams (`mirrored`).
 @Suite("Media pausing on real servers: calls and a second headset")
 struct MediaCallStreamLiveTests {
     @Test("a headset fails mid-call: the phone stream is never muted and plays on the fallback; the music beside it is held as before",
-          .timeLimit(.minutes(1)), arguments: SoundServerKind.allCases)
-    func callStreamNeverMuted(kind: SoundServerKind) async throws {
+          .timeLimit(.minutes(1)), arguments: SoundServerKind.allCases, [false, true])
+    func callStreamNeverMuted(kind: SoundServerKind, mirrored: Bool) async throws {
         let headset = ConventionDevice.bluetoothHeadset("bt_call", "Call Headset")
         let speaker = ConventionDevice.speakerphone()
-        try await LiveManagerRig.run(kind, preferences: [.kind(.bluetooth), .kind(.speakerphone)]) { rig in
+        try await LiveManagerRig.run(kind, preferences: [.kind(.bluetooth), .kind(.speakerphone)], mirrorsStreams: mirrored) { rig in
             try await rig.plug(speaker)
             try await rig.plug(headset)
             try await rig.start(expecting: headset)
@@ -47,12 +48,12 @@ struct MediaCallStreamLiveTests {
     }
 
     @Test("the headset playing fails and audio falls back to a second headset: the player ends playing there, never heard on the loudspeaker",
-          .timeLimit(.minutes(1)), arguments: SoundServerKind.allCases)
-    func fallbackToSecondHeadset(kind: SoundServerKind) async throws {
+          .timeLimit(.minutes(1)), arguments: SoundServerKind.allCases, [false, true])
+    func fallbackToSecondHeadset(kind: SoundServerKind, mirrored: Bool) async throws {
         let first = ConventionDevice.bluetoothHeadset("bt_first", "First Headset")
         let second = ConventionDevice.wiredHeadset("usb_second", "Second Headset")
         let speaker = ConventionDevice.speakerphone()
-        try await LiveManagerRig.run(kind, preferences: [.kind(.bluetooth), .kind(.wiredHeadset), .kind(.speakerphone)]) { rig in
+        try await LiveManagerRig.run(kind, preferences: [.kind(.bluetooth), .kind(.wiredHeadset), .kind(.speakerphone)], mirrorsStreams: mirrored) { rig in
             try await rig.plug(speaker)
             try await rig.plug(second)
             try await rig.plug(first)

@@ -5,15 +5,17 @@ import SoundServerSandbox
 import TestSupport
 import Testing
 
-/// Media pausing on real servers: what the loudspeaker would play when a headset goes.
+/// Media pausing on real servers: what the loudspeaker would play when a headset goes; the
+/// guard reading the server itself, and following a manager's mirror that carries the streams
+/// (`mirrored`, as in `routectl daemon`).
 @Suite("Media pausing on real servers")
 struct MediaGuardLiveTests {
     @Test("a headset unplugged mid-stream: its stream is muted on the loudspeaker at once and unmuted after its bound; the loudspeaker's own stream is untouched",
-          .timeLimit(.minutes(1)), arguments: SoundServerKind.allCases)
-    func unplugMutesTheExposedStream(kind: SoundServerKind) async throws {
+          .timeLimit(.minutes(1)), arguments: SoundServerKind.allCases, [false, true])
+    func unplugMutesTheExposedStream(kind: SoundServerKind, mirrored: Bool) async throws {
         let headset = ConventionDevice.bluetoothHeadset("bt_media", "Media Headset")
         let speaker = ConventionDevice.speakerphone()
-        try await LiveManagerRig.run(kind, preferences: [.kind(.bluetooth), .kind(.speakerphone)]) { rig in
+        try await LiveManagerRig.run(kind, preferences: [.kind(.bluetooth), .kind(.speakerphone)], mirrorsStreams: mirrored) { rig in
             try await rig.plug(speaker)
             try await rig.plug(headset)
             try await rig.start(expecting: headset)
@@ -47,11 +49,11 @@ struct MediaGuardLiveTests {
     }
 
     @Test("the guard stopped while it holds a stream muted: the stream is unmuted on the way out",
-          .timeLimit(.minutes(1)), arguments: SoundServerKind.allCases)
-    func stopUnmutes(kind: SoundServerKind) async throws {
+          .timeLimit(.minutes(1)), arguments: SoundServerKind.allCases, [false, true])
+    func stopUnmutes(kind: SoundServerKind, mirrored: Bool) async throws {
         let headset = ConventionDevice.wiredHeadset("usb_media", "Media USB Headset")
         let speaker = ConventionDevice.speakerphone()
-        try await LiveManagerRig.run(kind, preferences: [.kind(.wiredHeadset), .kind(.speakerphone)]) { rig in
+        try await LiveManagerRig.run(kind, preferences: [.kind(.wiredHeadset), .kind(.speakerphone)], mirrorsStreams: mirrored) { rig in
             try await rig.plug(speaker)
             try await rig.plug(headset)
             try await rig.start(expecting: headset)

@@ -1,3 +1,4 @@
+import ConcurrencySupport
 import Glibc
 import MediaControl
 import PulseAudio
@@ -7,7 +8,8 @@ import TestSupport
 import Testing
 
 /// Media pausing where virtual devices cannot show it: a laptop's headphone jack pulled and
-/// plugged again, with an in-process player; and media held during a call.
+/// plugged again, with an in-process player; and media held during a call. Each case runs with
+/// the guard reading the server itself and following a manager's mirror (`mirrored`).
 @Suite("Media pausing on the simulated server: jacks and calls")
 struct MediaGuardSimulatedTests {
     static let laptop = "alsa_card.pci-0000_00_1f.3"
@@ -37,11 +39,14 @@ struct MediaGuardSimulatedTests {
     static var ownProcess: [String: String] { ["application.process.id": String(getpid())] }
 
     /// Starts a manager with `preferences` on `server` and a guard over it pausing `players`,
-    /// runs `body` with them once the guard is ready, then stops both.
-    static func guarding(_ server: SimulatedServer, preferences: [AudioPreference], players: InProcessPlayers,
+    /// runs `body` with them once the guard is ready, then stops both. With `mirrored`, the
+    /// manager mirrors streams and the guard follows its mirrors: then the guard's own server
+    /// must have answered no read at all.
+    static func guarding(_ server: SimulatedServer, preferences: [AudioPreference], players: InProcessPlayers, mirrored: Bool,
                          _ body: @escaping @Sendable (AudioDeviceManager, MediaGuard, MediaEventLog) async throws -> Void) async throws {
-        let manager = AudioDeviceManager(server: server, preferences: preferences, logger: .forTests())
-        let mediaGuard = MediaGuard(server: server, manager: manager, players: [players], logger: .forTests())
+        let manager = AudioDeviceManager(server: server, preferences: preferences, mirrorsStreams: mirrored, logger: .forTests())
+        let guardServer = StreamReadCountingServer(server)
+        let mediaGuard = MediaGuard(server: guardServer, manager: manager, players: [players], logger: .forTests())
         try await manager.start()
         do {
             try await MediaEventLog.running(mediaGuard) { log in try await body(manager, mediaGuard, log) }
@@ -50,10 +55,15 @@ struct MediaGuardSimulatedTests {
             throw error
         }
         await manager.stop()
+        if mirrored {
+            #expect(guardServer.reads == 0, "beside a manager that mirrors streams, every reading is the manager's")
+        } else {
+            #expect(guardServer.reads > 0, "reading for itself")
+        }
     }
 
-    @Test("the jack pulled: the player is paused and its stream muted until it corks; plugged again: resumed, unmuted, where it was")
-    func jack() async throws {
+    @Test("the jack pulled: the player is paused and its stream muted until it corks; plugged again: resumed, unmuted, where it was", arguments: [false, true])
+    func jack(mirrored: Bool) async throws {
         let server = SimulatedServer()
         defer { server.shutdown() }
         _ = try server.addCard(.laptopAnalog(headphonesPlugged: true))
@@ -61,7 +71,7 @@ struct MediaGuardSimulatedTests {
         let players = InProcessPlayers()
         let commands = CommandLog()
         Self.register(players, stream: music, on: server, commands: commands)
-        try await Self.guarding(server, preferences: [.kind(.wiredHeadset), .kind(.speakerphone)], players: players) { manager, mediaGuard, log in
+        try await Self.guarding(server, preferences: [.kind(.wiredHeadset), .kind(.speakerphone)], players: players, mirrored: mirrored) { manager, mediaGuard, log in
 
             try server.setJack(card: Self.laptop, jack: "Headphone", plugged: false)
             let held = try await log.next("the music held", after: 0) { if case .held = $0 { true } else { false } }
@@ -85,8 +95,8 @@ struct MediaGuardSimulatedTests {
         }
     }
 
-    @Test("of two players paused on unplug, the one the user played again in between is not resumed; the other is")
-    func touched() async throws {
+    @Test("of two players paused on unplug, the one the user played again in between is not resumed; the other is", arguments: [false, true])
+    func touched(mirrored: Bool) async throws {
         let server = SimulatedServer()
         defer { server.shutdown() }
         _ = try server.addCard(.laptopAnalog(headphonesPlugged: true))
@@ -96,7 +106,7 @@ struct MediaGuardSimulatedTests {
         let commands = CommandLog()
         Self.register(players, stream: music, on: server, commands: commands)
         Self.register(players, "org.example.Radio", processID: 4000, stream: radio, on: server, commands: commands)
-        try await Self.guarding(server, preferences: [.kind(.wiredHeadset), .kind(.speakerphone)], players: players) { manager, mediaGuard, log in
+        try await Self.guarding(server, preferences: [.kind(.wiredHeadset), .kind(.speakerphone)], players: players, mirrored: mirrored) { manager, mediaGuard, log in
             try server.setJack(card: Self.laptop, jack: "Headphone", plugged: false)
             let held = try await log.next("both held", after: 0) { if case .held = $0 { true } else { false } }
             #expect(held == .held(reason: .outputLost(Self.laptopSink), players: [Self.player, "org.example.Radio"],
@@ -116,8 +126,8 @@ struct MediaGuardSimulatedTests {
         }
     }
 
-    @Test("call audio: playing players paused and music muted, the call's own stream not; ending it gives back exactly those")
-    func callHold() async throws {
+    @Test("call audio: playing players paused and music muted, the call's own stream not; ending it gives back exactly those", arguments: [false, true])
+    func callHold(mirrored: Bool) async throws {
         let server = SimulatedServer()
         defer { server.shutdown() }
         _ = try server.addCard(.laptopAnalog())
@@ -129,7 +139,7 @@ struct MediaGuardSimulatedTests {
         let players = InProcessPlayers()
         let commands = CommandLog()
         Self.register(players, stream: music, on: server, commands: commands)
-        try await Self.guarding(server, preferences: [.kind(.speakerphone)], players: players) { manager, mediaGuard, log in
+        try await Self.guarding(server, preferences: [.kind(.speakerphone)], players: players, mirrored: mirrored) { manager, mediaGuard, log in
 
             await manager.activateCallAudio()
             let held = try await log.next("media held for the call", after: 0) { if case .held = $0 { true } else { false } }
@@ -196,4 +206,27 @@ actor CommandLog {
     private func cancel(_ id: Int) {
         waiters.removeValue(forKey: id)?.continuation.resume()
     }
+}
+
+/// A simulated server that counts every reading made through it (the server's defaults, sinks,
+/// streams), for a follower that should read nothing of its own; its writes go through.
+final class StreamReadCountingServer: ForwardingServer, VolumeControllingServer, Sendable {
+    let base: SimulatedServer
+    private let count = LockedValue(0)
+
+    init(_ base: SimulatedServer) { self.base = base }
+
+    /// The readings made so far.
+    var reads: Int { count.withLock { $0 } }
+
+    private func counted() { count.withLock { $0 += 1 } }
+
+    func serverInfo() async throws -> ServerInfo { counted(); return try await base.serverInfo() }
+    func sinks() async throws -> [SinkInfo] { counted(); return try await base.sinks() }
+    func sink(at index: UInt32) async throws -> SinkInfo? { counted(); return try await base.sink(at: index) }
+    func sinkInputs() async throws -> [SinkInputInfo] { counted(); return try await base.sinkInputs() }
+    func sinkInput(at index: UInt32) async throws -> SinkInputInfo? { counted(); return try await base.sinkInput(at: index) }
+    func setSinkMute(_ sink: String, muted: Bool) async throws { try await base.setSinkMute(sink, muted: muted) }
+    func setSinkVolume(_ sink: String, _ volume: ChannelVolumes) async throws { try await base.setSinkVolume(sink, volume) }
+    func setSinkInputMute(_ sinkInput: UInt32, muted: Bool) async throws { try await base.setSinkInputMute(sinkInput, muted: muted) }
 }
