@@ -574,11 +574,10 @@ struct EngineLoop: Sendable {
                 held.append(event)
                 if !actions.contains(where: \.isSwitchRequest) { publish(&held) }
             case .selectProfile(let card, let profile, let device):
-                do {
-                    let recorded = try await performer.selectProfile(profile, card: card, tracker: tracker)
-                    record(recorded)
-                } catch {
-                    actions += core.machine { $0.switchFailed(device, error, now: ContinuousClock.now) }
+                let outcome = await performer.selectProfile(profile, card: card, tracker: tracker)
+                record(outcome.recorded)
+                if let failure = outcome.failure {
+                    actions += core.machine { $0.switchFailed(device, failure, now: ContinuousClock.now) }
                 }
             case .route(let plan):
                 logger.trace("routing", metadata: ["device": "\(plan.device.id)"])

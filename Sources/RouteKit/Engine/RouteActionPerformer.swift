@@ -11,12 +11,19 @@ struct RouteActionPerformer: Sendable {
     /// How many streams are moved at once.
     static let concurrentMoves = 4
 
-    /// Selects `profile` on `card`; the device shows up with it later, as an event.
-    func selectProfile(_ profile: String, card: String, tracker: DeviceTracker) async throws(SwitchFailure) -> [RecordedChange] {
+    /// Selects `profile` on `card`; the device shows up with it later, as an event. Returns
+    /// the change to record, and the failure if the request failed.
+    func selectProfile(_ profile: String, card: String, tracker: DeviceTracker) async -> RouteOutcome {
         let original = tracker.state.cards.values.first { $0.name == card }?.activeProfileName
-        try await perform(.profile) { try await $0.setCardProfile(card, profile: profile) }
-        guard let original, original != profile else { return [] }
-        return [.profile(card: card, original: original, selected: profile)]
+        let server = self.server
+        let failure = await Self.outcome(.profile) { try await server.setCardProfile(card, profile: profile) }
+        var outcome = RouteOutcome(failure: failure)
+        // Recorded when answered, and when cut short by the stop after it went out (the server
+        // may have applied it; the restore puts back only a profile the card still shows).
+        if let original, original != profile, failure == nil || failure?.isCancellation == true {
+            outcome.recorded = [.profile(card: card, original: original, selected: profile)]
+        }
+        return outcome
     }
 
     /// What a switch changed, and the step that failed, if one did: the changes made before

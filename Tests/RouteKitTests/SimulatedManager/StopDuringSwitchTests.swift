@@ -63,20 +63,55 @@ struct StopDuringSwitchTests {
                 "the port the manager switched, back")
         #expect(try await simulated.serverInfo().defaultSinkName == found)
     }
+
+    @Test("the headset's call profile selected, its answer not in when stop() comes: the profile found at start is back",
+          .timeLimit(.minutes(1)))
+    func profileBeforeTheAnswer() async throws {
+        let simulated = SimulatedServer()
+        defer { simulated.shutdown() }
+        let card = "bluez_card.00_1B_66_AA_BB_CC"
+        _ = try simulated.addCard(.laptopAnalog())
+        _ = try simulated.addCard(.bluetoothHeadset(activeProfile: "a2dp_sink"))
+        let server = AppliedUnansweredServer(simulated)
+        let manager = AudioDeviceManager(server: server, preferences: [.kind(.bluetooth), .kind(.speakerphone)],
+                                         logger: .forTests())
+        let log = await EventLog.recording(manager)
+        try await manager.start()
+        _ = try await log.waitForRoute(to: AudioDevice.ID(rawValue: "\(card)/headset-output"))
+
+        // Call audio needs the headset's microphone: the manager selects its call profile,
+        // which the server applies; the answer is held.
+        var asked = server.profiles.hold(once: true)
+        async let activated: Void = manager.activateCallAudio()
+        #expect(await asked.next() == "\(card) headset_head_unit")
+        #expect(try await simulated.card(named: card)?.activeProfileName == "headset_head_unit")
+
+        await manager.stop()
+        await activated
+        #expect(try await simulated.card(named: card)?.activeProfileName == "a2dp_sink", "the profile found at start, back")
+    }
 }
 
-/// A simulated server that applies set-default-sink requests and, once its gate holds, leaves
-/// the next one unanswered until its task is cancelled (then it throws `CancellationError`, as
-/// `PulseClient` does for a request whose task was cancelled after it was sent).
+/// A simulated server that applies set-default-sink and card profile requests and, once a gate
+/// holds, leaves the next one unanswered until its task is cancelled (then it throws
+/// `CancellationError`, as `PulseClient` does for a request whose task was cancelled after it
+/// was sent).
 final class AppliedUnansweredServer: ForwardingServer, Sendable {
     let base: SimulatedServer
-    /// Holds the next answer (``RequestGate/hold(once:)``), never to release it.
+    /// Holds the next default sink's answer (``RequestGate/hold(once:)``), never to release it.
     let answers = RequestGate()
+    /// Holds the next profile's answer, given as `card profile`.
+    let profiles = RequestGate()
 
     init(_ base: SimulatedServer) { self.base = base }
 
     func setDefaultSink(_ sink: String) async throws {
         try await base.setDefaultSink(sink)
         guard await answers.pass(sink) else { throw CancellationError() }
+    }
+
+    func setCardProfile(_ card: String, profile: String) async throws {
+        try await base.setCardProfile(card, profile: profile)
+        guard await profiles.pass("\(card) \(profile)") else { throw CancellationError() }
     }
 }
