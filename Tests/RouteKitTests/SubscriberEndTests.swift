@@ -46,14 +46,14 @@ struct SubscriberEndTests {
         }
         for _ in 0..<rounds {
             let stream = subscribe()
-            let listening = OneShotSignal()
+            let listening = OneShotValue<Void>()
             let consumer = Task.detached {
                 var events = stream.makeAsyncIterator()
                 _ = await events.next()
-                listening.fire()
+                listening.give(())
                 while await events.next() != nil {}
             }
-            await listening.wait()
+            _ = await listening.value()
             consumer.cancel()
             await consumer.value
         }

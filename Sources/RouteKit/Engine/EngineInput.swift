@@ -95,52 +95,9 @@ final class CommandTicket: Sendable {
     }
 }
 
-/// A one-shot signal: ``fire()`` once, and every ``wait()`` returns, now or later.
-final class OneShotSignal: Sendable {
-    private struct State {
-        var fired = false
-        var nextID = 0
-        var waiters: [Int: CheckedContinuation<Void, Never>] = [:]
-    }
-
-    private let state = LockedValue(State())
-
-    init() {}
-
-    /// Fires; idempotent.
-    func fire() {
-        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
-            guard !state.fired else { return [] }
-            state.fired = true
-            defer { state.waiters.removeAll() }
-            return Array(state.waiters.values)
-        }
-        for waiter in waiters { waiter.resume() }
-    }
-
-    /// Returns once fired (at once if it has), or when the calling task is cancelled.
-    func wait() async {
-        let id = state.withLock { state -> Int in
-            defer { state.nextID += 1 }
-            return state.nextID
-        }
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                let now = state.withLock { state -> Bool in
-                    if state.fired || Task.isCancelled { return true }
-                    state.waiters[id] = continuation
-                    return false
-                }
-                if now { continuation.resume() }
-            }
-        } onCancel: {
-            let waiter = state.withLock { $0.waiters.removeValue(forKey: id) }
-            waiter?.resume()
-        }
-    }
-}
-
 /// A one-shot outcome: ``succeed()`` or ``fail(_:)`` once, and ``value()`` returns or throws it.
+/// Unlike `OneShotValue` its waiter waits through cancellation: `start()` returns only once the
+/// run it began has said how it started, so that no run outlives a start that gave up on it.
 final class OneShotResult: Sendable {
     private enum State {
         case pending([CheckedContinuation<Void, any Error>])

@@ -13,7 +13,7 @@ final class ManagerCore: Sendable {
         /// The loop's queue while the manager runs.
         var inputs: InputQueue<EngineInput>?
         /// Fired to end the run (stop(), graceful shutdown).
-        var stopSignal: OneShotSignal?
+        var stopSignal: OneShotValue<Void>?
         /// The run that ``AudioDeviceManager/start()`` began: the facade's one task, ended by
         /// ``AudioDeviceManager/stop()``. (A service group's run has none: the group owns it.)
         var runner: Task<Void, any Error>?

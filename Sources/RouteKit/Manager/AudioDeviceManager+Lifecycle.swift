@@ -40,7 +40,7 @@ extension AudioDeviceManager: Service {
     public func stop() async {
         await gate.run { () async -> Void in
             guard let (signal, runner) = core.withShared({ shared in shared.stopSignal.map { ($0, shared.runner) } }) else { return }
-            signal.fire()
+            signal.give(())
             _ = await runner?.result
             core.withShared { $0.runner = nil }
         }
@@ -57,7 +57,7 @@ extension AudioDeviceManager: Service {
 
     private func runLoop(ready: OneShotResult?) async throws {
         let queue = InputQueue<EngineInput>()
-        let stopSignal = OneShotSignal()
+        let stopSignal = OneShotValue<Void>()
         let claimed = core.withShared { shared -> Bool in
             guard shared.inputs == nil else { return false }
             shared.inputs = queue
@@ -99,12 +99,12 @@ extension AudioDeviceManager: Service {
                     var loop = loop
                     await loop.run(first: actions)
                 }
-                group.addTask { await stopSignal.wait() }
+                group.addTask { _ = await stopSignal.value() }
                 await group.next()
                 group.cancelAll()
             }
         } onGracefulShutdown: {
-            stopSignal.fire()
+            stopSignal.give(())
         }
         // No order may fire while stop() puts things back. Off this thread: closing joins its own.
         if let fallback { await withTaskExecutorPreference(globalConcurrentExecutor) { fallback.shutdown() } }
