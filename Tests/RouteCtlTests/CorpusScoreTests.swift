@@ -13,8 +13,11 @@ struct CorpusScoreTests {
         let script = repository.appendingPathComponent("scripts/corpus-score").path
         let python = try Executable(url: #require(["/usr/bin/python3", "/usr/local/bin/python3"]
             .first { FileManager.default.isExecutableFile(atPath: $0) }.map(URL.init(fileURLWithPath:))))
+        // One routectl a dump, 117 of them: 5 s on a quiet machine, but more than a minute once
+        // in the 1.4.2 root's full run (a fresh-clone CI, load from the suites beside it). The
+        // classifier is what is checked here, not how fast processes start under load.
         let result = try await python.run([script, routectl.url.path, Corpus.directory.path, "-v"],
-                                          environment: ["MIN_PCT": "97"])
+                                          environment: ["MIN_PCT": "97"], timeLimit: .seconds(300))
         #expect(result.status == 0, "\(result.standardOutput)\(result.standardError)")
         // A miss is allowed only when the corpus README lists it, by its label as written, with
         // the reason no rule free of product names decides it.
