@@ -81,8 +81,15 @@ package struct RoutingService: Service {
         }
         write("daemon: running on \(serverDescription), preferring "
               + TerminalText.escaped(preferences.map(\.description).joined(separator: ", then ")))
+        // Device ids not present are named from the manager's own first reading, once it has
+        // one: asked earlier, a manager still starting answered with no devices at all (every
+        // id "not present"), and one not started yet read every device from the server once
+        // more. Kinds need nothing.
+        let ids = preferences.compactMap { if case .device(let id) = $0 { id } else { nil } }
+        guard !ids.isEmpty else { return }
+        await manager.pastFirstReading()
         let devices = (try? await manager.allDevices) ?? []
-        for case .device(let id) in preferences where !devices.contains(where: { $0.id == id }) {
+        for id in ids where !devices.contains(where: { $0.id == id }) {
             write("daemon: no device \"\(TerminalText.escaped(id.rawValue))\" is present now; it is used when it appears ('routectl list' shows the ids)")
         }
     }
