@@ -465,7 +465,8 @@ let package = Package(
         .testTarget(
             name: "RouteKitDaemonTests",
             dependencies: [
-                "MediaControl", "PulseAudio", "RouteKit", "RouteKitDaemon", "RouteKitTesting", "TestSupport",
+                "AudioContext", "ConcurrencySupport", "MediaControl", "PulseAudio", "RouteKit", "RouteKitDaemon", "RouteKitTesting",
+                "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],

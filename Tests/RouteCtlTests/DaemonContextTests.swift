@@ -1,6 +1,7 @@
 import DBus
 import Foundation
 import Glibc
+import PulseAudio
 import SoundServerSandbox
 import TestSupport
 import Testing
@@ -84,6 +85,37 @@ struct DaemonContextTests {
                 try await Self.volume(of: "bt_headset", on: server) == before
             }
             #expect(try await server.pactl("get-sink-mute", "bt_headset").contains("no"))
+        }
+    }
+
+    /// Answered before capture held the output, a press made at once could come before
+    /// capture's reading or be undone by its hold, and was lost (a fresh-clone CI run of
+    /// `VolumeKeysHangupTests/throughTheDaemon` on 0.3.65 never saw its press).
+    @Test("StartVolumeCapture answers once capture holds the output: at full volume it is held one step down by then, and a press right after is seen",
+          arguments: SoundServerKind.allCases)
+    func captureHeldWhenAnswered(kind: SoundServerKind) async throws {
+        try await DBusAPITests.withDaemon(kind) { server, clients, daemon in
+            _ = try await server.pactl("set-sink-volume", "bt_headset", "100%")
+            try await ServerObservation.waitUntil("the headset at 100 %", on: server) { _ in
+                try await Self.volume(of: "bt_headset", on: server).contains("/ 100% /")
+            }
+            let observer = try await clients.observer()
+            let presses = try await observer.signals(matching: Self.buttons)
+            // Read on a connection made beforehand, a fraction of a millisecond after the answer
+            // (a pactl would start too late to tell).
+            let reader = PulseClient(configuration: .init(server: server.socketPath, reconnectPolicy: .never))
+            defer { reader.shutdown() }
+            try await reader.connect()
+            _ = try await observer.call(ClientOwnedRequestTests.call("StartVolumeCapture"))
+            let held = try #require(try await reader.sink(named: "bt_headset")).volume
+            let oneStepDown = ChannelVolumes.normal * 9 / 10 ..< ChannelVolumes.normal
+            #expect(!held.values.isEmpty && held.values.allSatisfy(oneStepDown.contains), "held one step inside 100 % when answered: \(held)")
+            _ = try await server.pactl("set-sink-volume", "bt_headset", "-5%")
+            #expect(try await presses.next("the down press").arguments == [.string("down")])
+            _ = try await observer.call(ClientOwnedRequestTests.call("StopVolumeCapture"))
+            try await ServerObservation.waitUntil("the volume back at 100 %", on: server) { _ in
+                try await Self.volume(of: "bt_headset", on: server).contains("/ 100% /")
+            }
         }
     }
 

@@ -28,6 +28,8 @@ package final class DaemonContext: ContextControl, Service {
     private let silentMode: SilentModeMonitor
     private let screenLock: ScreenLockMonitor
     private let capture: VolumeButtonCapture
+    /// Whether capture holds the default output yet: `StartVolumeCapture` answers once it does.
+    private let arming = VolumeCaptureArming()
     private let write: @Sendable (String) -> Void
     private let captureCommands: AsyncStream<VolumeCaptureCommand>
     private let captureCommand: AsyncStream<VolumeCaptureCommand>.Continuation
@@ -72,11 +74,22 @@ package final class DaemonContext: ContextControl, Service {
         broadcast.subscribe()
     }
 
+    /// Turns capture on or off. On, it returns once capture holds the default output (or
+    /// waits for one), so that a press made right after is seen, or after
+    /// ``captureArmingLimit`` when the server is too slow to answer (capture still arms later).
     package func setVolumeCapture(_ isOn: Bool) async throws {
+        let armed = isOn ? arming.waiter() : nil
+        if !isOn { arming.disarm() }
         captureCommand.yield(isOn ? .start : .stop)
         update { $0.volumeCapture = isOn }
         write("volume: capture \(isOn ? "on" : "off")")
+        if let armed {
+            _ = await untilDeadline(.now + Self.captureArmingLimit) { await armed.value() }
+        }
     }
+
+    /// How long `StartVolumeCapture` waits for capture to hold the default output.
+    package static let captureArmingLimit: Duration = .seconds(2)
 
     // MARK: Service
 
@@ -220,6 +233,7 @@ package final class DaemonContext: ContextControl, Service {
     }
 
     private func captured(_ event: VolumeCaptureEvent) {
+        arming.note(event)
         if case .pressed(let button, _) = event {
             write("volume: \(TerminalText.escaped("\(button)")) pressed")
             notify(.volumeButton(Self.press(button)))
